@@ -1,0 +1,404 @@
+#include "common/table.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <tuple>
+
+namespace colltune {
+namespace {
+
+std::vector<std::string_view> Tokens(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+bool ParseU64(std::string_view s, uint64_t* v) {
+  if (s.empty() || s[0] == '-' || s[0] == '+') return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool ParseI64(std::string_view s, int64_t* v) {
+  if (s.empty() || s[0] == '+') return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// from_chars is locale-independent: the shim parses inside applications
+// that may have called setlocale().
+bool ParseSpeedup(std::string_view s, double* v) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size() && std::isfinite(*v) &&
+         *v >= 0;
+}
+
+std::string Quote(std::string_view s) {
+  std::string out = "'";
+  for (char c : s.substr(0, 64)) {
+    out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  }
+  if (s.size() > 64) out += "...";
+  return out + "'";
+}
+
+std::string LineError(size_t line, std::string_view what) {
+  return "line " + std::to_string(line) + ": " + std::string(what);
+}
+
+bool RuleLess(const Rule& a, const Rule& b) {
+  return std::make_tuple(IndexOf(a.collective), a.min_bytes) <
+         std::make_tuple(IndexOf(b.collective), b.min_bytes);
+}
+
+// Orders the rules of every section and rejects overlapping ranges.
+bool CheckSection(Section* s, std::string* error) {
+  std::stable_sort(s->rules.begin(), s->rules.end(), RuleLess);
+  for (size_t i = 1; i < s->rules.size(); ++i) {
+    const Rule& a = s->rules[i - 1];
+    const Rule& b = s->rules[i];
+    if (a.collective == b.collective && b.min_bytes <= a.max_bytes) {
+      *error = "section " +
+               (s->comm_size ? std::to_string(s->comm_size) : std::string("*")) +
+               ": " + std::string(InfoOf(a.collective).name) + " ranges [" +
+               std::to_string(a.min_bytes) + ", " +
+               (a.max_bytes == kNoUpperBound ? std::string("inf")
+                                             : std::to_string(a.max_bytes)) +
+               "] and [" + std::to_string(b.min_bytes) + ", ...] overlap";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string FormatSpeedup(double v) {
+  char buf[32];
+  auto [p, ec] =
+      std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 3);
+  return ec == std::errc() ? std::string(buf, p) : std::string("0");
+}
+
+// Compares |log(a/p)| with |log(b/p)| exactly: -1 if a is nearer to p.
+int CompareDistance(uint64_t a, uint64_t b, uint64_t p) {
+  // Distance of x from p on a log scale is the ratio max(x,p)/min(x,p).
+  // Compare hi_a/lo_a with hi_b/lo_b as hi_a*lo_b vs hi_b*lo_a.
+  uint64_t hi_a = std::max(a, p), lo_a = std::min(a, p);
+  uint64_t hi_b = std::max(b, p), lo_b = std::min(b, p);
+  unsigned __int128 l = static_cast<unsigned __int128>(hi_a) * lo_b;
+  unsigned __int128 r = static_cast<unsigned __int128>(hi_b) * lo_a;
+  return l < r ? -1 : (l > r ? 1 : 0);
+}
+
+}  // namespace
+
+bool Table::HasForce() const {
+  for (const auto& f : forced) {
+    if (f) return true;
+  }
+  return false;
+}
+
+size_t Table::RuleCount() const {
+  size_t n = 0;
+  for (const Section& s : sections) n += s.rules.size();
+  return n;
+}
+
+bool ParseTable(std::string_view text, Table* table, std::string* error) {
+  if (text.size() > kMaxTableTextBytes) {
+    *error = "table is " + std::to_string(text.size()) +
+             " bytes, more than the limit of " +
+             std::to_string(kMaxTableTextBytes);
+    return false;
+  }
+  Table t;
+  bool seen_header = false;
+  Section* current = nullptr;
+  size_t rules = 0;
+  size_t line_no = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find('\0') != std::string_view::npos) {
+      *error = LineError(line_no, "contains a NUL byte");
+      return false;
+    }
+    size_t hash = line.find('#');
+    if (hash != std::string_view::npos) line = line.substr(0, hash);
+    std::vector<std::string_view> tok = Tokens(line);
+    if (tok.empty()) continue;
+
+    if (!seen_header) {
+      if (tok.size() != 2 || tok[0] != "colltune-table") {
+        *error = LineError(line_no,
+                           "expected the header 'colltune-table " +
+                               std::to_string(kTableFormatVersion) + "'");
+        return false;
+      }
+      if (tok[1] != std::to_string(kTableFormatVersion)) {
+        *error = LineError(line_no, "unsupported table format version " +
+                                        Quote(tok[1]));
+        return false;
+      }
+      seen_header = true;
+      continue;
+    }
+
+    if (tok[0] == "force") {
+      if (tok.size() != 3) {
+        *error = LineError(line_no, "expected 'force <collective> <algorithm>'");
+        return false;
+      }
+      auto c = ParseCollective(tok[1]);
+      if (!c) {
+        *error = LineError(line_no, "unknown collective " + Quote(tok[1]));
+        return false;
+      }
+      auto a = ParseAlgorithm(tok[2]);
+      if (!a) {
+        *error = LineError(line_no, "unknown algorithm " + Quote(tok[2]));
+        return false;
+      }
+      if (!Implements(*a, *c)) {
+        *error = LineError(line_no, "algorithm " + Quote(tok[2]) +
+                                        " does not implement " + Quote(tok[1]));
+        return false;
+      }
+      if (t.forced[IndexOf(*c)]) {
+        *error = LineError(line_no, "collective " + Quote(tok[1]) +
+                                        " is forced twice");
+        return false;
+      }
+      t.forced[IndexOf(*c)] = *a;
+      continue;
+    }
+
+    if (tok[0] == "section") {
+      if (tok.size() < 2 || tok.size() > 4) {
+        *error = LineError(
+            line_no,
+            "expected 'section <comm_size|*> [profile=<id>] [version=<n>]'");
+        return false;
+      }
+      if (t.sections.size() >= kMaxTableSections) {
+        *error = LineError(line_no, "more than " +
+                                        std::to_string(kMaxTableSections) +
+                                        " sections");
+        return false;
+      }
+      Section s;
+      if (tok[1] != "*") {
+        uint64_t size = 0;
+        if (!ParseU64(tok[1], &size) || size == 0 || size > 0x7fffffff) {
+          *error = LineError(line_no, "communicator size " + Quote(tok[1]) +
+                                          " is not a positive integer or '*'");
+          return false;
+        }
+        s.comm_size = static_cast<uint32_t>(size);
+      }
+      for (size_t i = 2; i < tok.size(); ++i) {
+        std::string_view kv = tok[i];
+        int64_t v = 0;
+        if (kv.substr(0, 8) == "profile=" && ParseI64(kv.substr(8), &v) &&
+            v >= 0) {
+          s.profile_id = v;
+        } else if (kv.substr(0, 8) == "version=" &&
+                   ParseI64(kv.substr(8), &v) && v >= 0) {
+          s.version = v;
+        } else {
+          *error = LineError(line_no, "bad section attribute " + Quote(kv));
+          return false;
+        }
+      }
+      for (const Section& other : t.sections) {
+        if (other.comm_size == s.comm_size) {
+          *error = LineError(line_no, "section " + Quote(tok[1]) +
+                                          " appears twice");
+          return false;
+        }
+      }
+      t.sections.push_back(std::move(s));
+      current = &t.sections.back();
+      continue;
+    }
+
+    // A rule line.
+    auto c = ParseCollective(tok[0]);
+    if (!c) {
+      *error = LineError(line_no, "unknown collective or keyword " +
+                                      Quote(tok[0]));
+      return false;
+    }
+    if (current == nullptr) {
+      *error = LineError(line_no, "rule before any 'section' line");
+      return false;
+    }
+    if (tok.size() != 4 && tok.size() != 5) {
+      *error = LineError(line_no,
+                         "expected '<collective> <min_bytes> <max_bytes|inf> "
+                         "<algorithm> [<speedup>]'");
+      return false;
+    }
+    if (++rules > kMaxTableRules) {
+      *error = LineError(line_no, "more than " + std::to_string(kMaxTableRules) +
+                                      " rules");
+      return false;
+    }
+    Rule r;
+    r.collective = *c;
+    if (!ParseU64(tok[1], &r.min_bytes) || r.min_bytes == kNoUpperBound) {
+      *error = LineError(line_no, "min_bytes " + Quote(tok[1]) +
+                                      " is not a non-negative integer");
+      return false;
+    }
+    if (tok[2] == "inf") {
+      r.max_bytes = kNoUpperBound;
+    } else if (!ParseU64(tok[2], &r.max_bytes) ||
+               r.max_bytes == kNoUpperBound) {
+      *error = LineError(line_no, "max_bytes " + Quote(tok[2]) +
+                                      " is not a non-negative integer or 'inf'");
+      return false;
+    }
+    if (r.max_bytes < r.min_bytes) {
+      *error = LineError(line_no, "max_bytes is smaller than min_bytes");
+      return false;
+    }
+    auto a = ParseAlgorithm(tok[3]);
+    if (!a) {
+      *error = LineError(line_no, "unknown algorithm " + Quote(tok[3]));
+      return false;
+    }
+    if (!Implements(*a, *c)) {
+      *error = LineError(line_no, "algorithm " + Quote(tok[3]) +
+                                      " does not implement " + Quote(tok[0]));
+      return false;
+    }
+    r.algorithm = *a;
+    if (tok.size() == 5 && !ParseSpeedup(tok[4], &r.speedup)) {
+      *error = LineError(line_no, "speedup " + Quote(tok[4]) +
+                                      " is not a non-negative number");
+      return false;
+    }
+    current->rules.push_back(r);
+  }
+  if (!seen_header) {
+    *error = "empty table: expected the header 'colltune-table " +
+             std::to_string(kTableFormatVersion) + "'";
+    return false;
+  }
+  for (Section& s : t.sections) {
+    if (!CheckSection(&s, error)) return false;
+  }
+  std::sort(t.sections.begin(), t.sections.end(),
+            [](const Section& a, const Section& b) {
+              return a.comm_size < b.comm_size;
+            });
+  *table = std::move(t);
+  return true;
+}
+
+std::string FormatTable(const Table& table) {
+  std::string out = "colltune-table " + std::to_string(kTableFormatVersion) + "\n";
+  for (int i = 0; i < kNumCollectives; ++i) {
+    if (!table.forced[i]) continue;
+    out += "force ";
+    out += InfoOf(static_cast<Collective>(i)).name;
+    out += ' ';
+    out += InfoOf(*table.forced[i]).name;
+    out += '\n';
+  }
+  for (const Section& s : table.sections) {
+    out += "section ";
+    out += s.comm_size ? std::to_string(s.comm_size) : std::string("*");
+    if (s.profile_id) out += " profile=" + std::to_string(s.profile_id);
+    if (s.version) out += " version=" + std::to_string(s.version);
+    out += '\n';
+    for (const Rule& r : s.rules) {
+      out += InfoOf(r.collective).name;
+      out += ' ' + std::to_string(r.min_bytes) + ' ';
+      out += r.max_bytes == kNoUpperBound ? std::string("inf")
+                                          : std::to_string(r.max_bytes);
+      out += ' ';
+      out += InfoOf(r.algorithm).name;
+      if (r.speedup > 0) out += ' ' + FormatSpeedup(r.speedup);
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+const Section* SelectSection(const Table& table, uint32_t comm_size) {
+  const Section* best = nullptr;
+  const Section* any = nullptr;
+  for (const Section& s : table.sections) {
+    if (s.comm_size == 0) {
+      any = &s;
+      continue;
+    }
+    uint64_t hi = std::max(s.comm_size, comm_size);
+    uint64_t lo = std::min(s.comm_size, comm_size);
+    if (lo == 0 || hi > 2 * lo) continue;  // beyond a factor of 2
+    // Sections are sorted by size, so on a tie the smaller one is kept.
+    if (best == nullptr ||
+        CompareDistance(s.comm_size, best->comm_size, comm_size) < 0) {
+      best = &s;
+    }
+  }
+  return best ? best : any;
+}
+
+std::vector<std::string> ParseForce(
+    std::string_view spec,
+    std::array<std::optional<Algorithm>, kNumCollectives>* forced) {
+  std::vector<std::string> errors;
+  size_t pos = 0;
+  while (pos <= spec.size()) {
+    size_t end = spec.find(',', pos);
+    if (end == std::string_view::npos) end = spec.size();
+    std::string_view item = spec.substr(pos, end - pos);
+    pos = end + 1;
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      errors.push_back("COLLTUNE_FORCE: " + Quote(item) +
+                       " is not of the form collective=algorithm");
+      continue;
+    }
+    std::string_view cname = item.substr(0, eq);
+    std::string_view aname = item.substr(eq + 1);
+    auto c = ParseCollective(cname);
+    if (!c) {
+      errors.push_back("COLLTUNE_FORCE: unknown collective " + Quote(cname));
+      continue;
+    }
+    auto a = ParseAlgorithm(aname);
+    if (!a) {
+      errors.push_back("COLLTUNE_FORCE: unknown algorithm " + Quote(aname));
+      continue;
+    }
+    if (!Implements(*a, *c)) {
+      errors.push_back("COLLTUNE_FORCE: algorithm " + Quote(aname) +
+                       " does not implement " + Quote(cname));
+      continue;
+    }
+    (*forced)[IndexOf(*c)] = *a;
+  }
+  return errors;
+}
+
+}  // namespace colltune

@@ -1,0 +1,88 @@
+// How an algorithm plugs into the shim, and how a call runs one.
+//
+// An algorithm is two functions. `need` decides, from rank-invariant values
+// only, whether the algorithm can run this call and how much scratch memory
+// it may need on any rank; compared with the budget, this gives every rank the
+// same verdict, so all ranks fall back together. `run` does the work, calling
+// PMPI only, and takes what it actually needs (at most that bound) from
+// env.scratch.
+#ifndef COLLTUNE_SHIM_COLL_ALGORITHM_H_
+#define COLLTUNE_SHIM_COLL_ALGORITHM_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "common/catalog.h"
+#include "shim/coll/env.h"
+
+namespace colltune::shim {
+
+template <class Call>
+struct AlgorithmImpl {
+  Algorithm id;
+  // Most scratch bytes any rank may use for this call, or nullopt if the
+  // algorithm cannot run it.
+  std::optional<uint64_t> (*need)(const Call& call, const CollEnv& env);
+  // Returns the MPI error code. The verdict to run was the same on every
+  // rank, so a failed scratch allocation is returned as MPI_ERR_NO_MEM rather
+  // than answered with a fallback on this rank alone.
+  int (*run)(const Call& call, const CollEnv& env);
+};
+
+// The algorithms of one collective, defined in shim/coll/<collective>/.
+// Find() returns null for kDefault and for algorithms of other collectives.
+template <class Call>
+struct Algorithms {
+  static const AlgorithmImpl<Call>* Find(Algorithm id);
+};
+
+// Find() for a fixed list of algorithms.
+template <class Call, size_t N>
+const AlgorithmImpl<Call>* FindIn(const AlgorithmImpl<Call>* const (&all)[N],
+                                  Algorithm id) {
+  for (const AlgorithmImpl<Call>* a : all) {
+    if (a->id == id) return a;
+  }
+  return nullptr;
+}
+
+enum class Outcome {
+  kDefault,     // the library's own implementation ran, as chosen
+  kRan,         // the chosen algorithm ran
+  kIneligible,  // the chosen algorithm cannot run this call; default ran
+};
+
+// Whether `id` can run `call` within the budget (default always can).
+template <class Call>
+bool Eligible(Algorithm id, const Call& call, const CollEnv& env) {
+  if (id == Algorithm::kDefault) return true;
+  const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id);
+  if (impl == nullptr) return false;
+  std::optional<uint64_t> need = impl->need(call, env);
+  return need && *need <= env.mem_budget;
+}
+
+// Runs `call` with algorithm `id`, or with the library's implementation if
+// `id` is default or cannot run this call. Returns the MPI error code.
+template <class Call>
+int Execute(Algorithm id, const Call& call, const CollEnv& env,
+            Outcome* outcome) {
+  if (id != Algorithm::kDefault) {
+    if (const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id)) {
+      std::optional<uint64_t> need = impl->need(call, env);
+      if (need && *need <= env.mem_budget) {
+        *outcome = Outcome::kRan;
+        return impl->run(call, env);
+      }
+    }
+    *outcome = Outcome::kIneligible;
+    return call.Native(env.comm);
+  }
+  *outcome = Outcome::kDefault;
+  return call.Native(env.comm);
+}
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_COLL_ALGORITHM_H_

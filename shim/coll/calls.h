@@ -1,0 +1,217 @@
+// The arguments of each intercepted collective, as one value.
+//
+// Each call type knows its collective, how to run the MPI library's own
+// implementation (through PMPI), and its message-size key: the byte count
+// every rank of the communicator computes identically (the contract's rule 3).
+// Decisions are taken on that key only, so all ranks pick the same algorithm.
+#ifndef COLLTUNE_SHIM_COLL_CALLS_H_
+#define COLLTUNE_SHIM_COLL_CALLS_H_
+
+#include <cstdint>
+
+#include "common/catalog.h"
+#include "shim/mpi/mpi.h"
+
+namespace colltune::shim {
+
+// count * MPI_Type_size(type), or -1 if the type is invalid or the count
+// negative (the library then reports the error itself).
+inline int64_t Bytes(int count, MPI_Datatype type) {
+  if (count < 0) return -1;
+  if (count == 0) return 0;
+  int size = 0;
+  if (PMPI_Type_size(type, &size) != MPI_SUCCESS) return -1;
+  return static_cast<int64_t>(count) * size;
+}
+
+struct AllgatherCall {
+  static constexpr Collective kCollective = Collective::kAllgather;
+  const void* sendbuf;
+  int sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype;
+
+  int64_t KeyBytes(int /*rank*/) const {
+    return sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype)
+                                   : Bytes(sendcount, sendtype);
+  }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm);
+  }
+};
+
+struct AllreduceCall {
+  static constexpr Collective kCollective = Collective::kAllreduce;
+  const void* sendbuf;
+  void* recvbuf;
+  int count;
+  MPI_Datatype datatype;
+  MPI_Op op;
+
+  int64_t KeyBytes(int /*rank*/) const { return Bytes(count, datatype); }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  }
+};
+
+struct AlltoallCall {
+  static constexpr Collective kCollective = Collective::kAlltoall;
+  const void* sendbuf;
+  int sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype;
+
+  int64_t KeyBytes(int /*rank*/) const {
+    return sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype)
+                                   : Bytes(sendcount, sendtype);
+  }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm);
+  }
+};
+
+struct BcastCall {
+  static constexpr Collective kCollective = Collective::kBcast;
+  void* buffer;
+  int count;
+  MPI_Datatype datatype;
+  int root;
+
+  int64_t KeyBytes(int /*rank*/) const { return Bytes(count, datatype); }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  }
+};
+
+struct GatherCall {
+  static constexpr Collective kCollective = Collective::kGather;
+  const void* sendbuf;
+  int sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype;
+  int root;
+
+  // The root's send arguments are ignored with MPI_IN_PLACE and the other
+  // ranks' receive arguments always are; equal by the type-signature rule.
+  int64_t KeyBytes(int rank) const {
+    return rank == root ? Bytes(recvcount, recvtype)
+                        : Bytes(sendcount, sendtype);
+  }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm);
+  }
+};
+
+struct GathervCall {
+  static constexpr Collective kCollective = Collective::kGatherv;
+  const void* sendbuf;
+  int sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  const int* recvcounts;
+  const int* displs;
+  MPI_Datatype recvtype;
+  int root;
+
+  // No rank-invariant size exists: decisions use the communicator size only.
+  int64_t KeyBytes(int /*rank*/) const { return 0; }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                        displs, recvtype, root, comm);
+  }
+};
+
+struct ReduceCall {
+  static constexpr Collective kCollective = Collective::kReduce;
+  const void* sendbuf;
+  void* recvbuf;
+  int count;
+  MPI_Datatype datatype;
+  MPI_Op op;
+  int root;
+
+  int64_t KeyBytes(int /*rank*/) const { return Bytes(count, datatype); }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  }
+};
+
+struct ReduceScatterBlockCall {
+  static constexpr Collective kCollective = Collective::kReduceScatterBlock;
+  const void* sendbuf;
+  void* recvbuf;
+  int recvcount;
+  MPI_Datatype datatype;
+  MPI_Op op;
+
+  int64_t KeyBytes(int /*rank*/) const { return Bytes(recvcount, datatype); }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op,
+                                     comm);
+  }
+};
+
+struct ScanCall {
+  static constexpr Collective kCollective = Collective::kScan;
+  const void* sendbuf;
+  void* recvbuf;
+  int count;
+  MPI_Datatype datatype;
+  MPI_Op op;
+
+  int64_t KeyBytes(int /*rank*/) const { return Bytes(count, datatype); }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  }
+};
+
+struct ScatterCall {
+  static constexpr Collective kCollective = Collective::kScatter;
+  const void* sendbuf;
+  int sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype;
+  int root;
+
+  int64_t KeyBytes(int rank) const {
+    return rank == root ? Bytes(sendcount, sendtype)
+                        : Bytes(recvcount, recvtype);
+  }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, root, comm);
+  }
+};
+
+struct ScattervCall {
+  static constexpr Collective kCollective = Collective::kScatterv;
+  const void* sendbuf;
+  const int* sendcounts;
+  const int* displs;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype;
+  int root;
+
+  int64_t KeyBytes(int /*rank*/) const { return 0; }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                         recvcount, recvtype, root, comm);
+  }
+};
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_COLL_CALLS_H_

@@ -1,0 +1,13 @@
+#include "shim/coll/reduce/algorithms.h"
+
+namespace colltune::shim {
+
+template <>
+const AlgorithmImpl<ReduceCall>* Algorithms<ReduceCall>::Find(Algorithm id) {
+  static const AlgorithmImpl<ReduceCall>* const kAll[] = {
+      &kReduceAsAllreduce,
+  };
+  return FindIn(kAll, id);
+}
+
+}  // namespace colltune::shim

@@ -1,0 +1,29 @@
+// MPI_Init, MPI_Init_thread and MPI_Finalize: the shim starts after the
+// library is up and stops before it goes down. Their return codes are the
+// library's, whatever the shim's own start-up met.
+#include "shim/intercept/export.h"
+#include "shim/runtime/runtime.h"
+
+using colltune::shim::Runtime;
+
+COLLTUNE_EXPORT int MPI_Init(int* argc, char*** argv) {
+  int rc = PMPI_Init(argc, argv);
+  if (rc != MPI_SUCCESS) return rc;
+  int provided = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&provided);
+  Runtime::Start(provided);
+  return rc;
+}
+
+COLLTUNE_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required,
+                                    int* provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc != MPI_SUCCESS) return rc;
+  Runtime::Start(*provided);
+  return rc;
+}
+
+COLLTUNE_EXPORT int MPI_Finalize(void) {
+  Runtime::Stop();
+  return PMPI_Finalize();
+}

@@ -1,0 +1,94 @@
+#include "shim/runtime/config.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace colltune::shim {
+namespace {
+
+const char* Env(const char* name) {
+  const char* v = getenv(name);
+  return (v != nullptr && v[0] != '\0') ? v : nullptr;
+}
+
+bool ParseInt(const char* text, long min, long max, long* out) {
+  errno = 0;
+  char* end = nullptr;
+  long v = strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || v < min || v > max) {
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+bool ParseByteCount(const char* text, uint64_t* bytes) {
+  if (text == nullptr || *text < '0' || *text > '9') return false;
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno != 0) return false;
+  int shift = 0;
+  if (*end == 'K' || *end == 'k') shift = 10;
+  if (*end == 'M' || *end == 'm') shift = 20;
+  if (*end == 'G' || *end == 'g') shift = 30;
+  if (shift != 0) ++end;
+  if (*end == 'B' || *end == 'b') ++end;
+  if (*end != '\0') return false;
+  if (shift != 0 && v > (~0ULL >> shift)) return false;
+  *bytes = static_cast<uint64_t>(v) << shift;
+  return true;
+}
+
+bool DisabledByEnvironment() {
+  const char* v = Env("COLLTUNE_DISABLE");
+  return v != nullptr && strcmp(v, "0") != 0;
+}
+
+int VerboseFromEnvironment() {
+  const char* v = Env("COLLTUNE_VERBOSE");
+  long level = 0;
+  if (v == nullptr || !ParseInt(v, 0, 9, &level)) return 0;
+  return static_cast<int>(level);
+}
+
+Config ReadConfig() {
+  Config c;
+  if (const char* v = Env("COLLTUNE_FORCE")) c.force = v;
+  if (const char* v = Env("COLLTUNE_TABLE")) c.table_path = v;
+  if (const char* v = Env("COLLTUNE_SERVER")) c.server = v;
+  if (const char* v = Env("COLLTUNE_AGENT")) c.agent = v;
+  if (const char* v = Env("COLLTUNE_TIMEOUT_MS")) {
+    long ms = 0;
+    if (ParseInt(v, 1, 600000, &ms)) {
+      c.timeout_ms = static_cast<int>(ms);
+    } else {
+      c.errors.push_back(std::string("COLLTUNE_TIMEOUT_MS='") + v +
+                         "' is not a number of milliseconds in 1..600000; "
+                         "using " + std::to_string(kDefaultTimeoutMs));
+    }
+  }
+  if (const char* v = Env("COLLTUNE_MEM_BYTES")) {
+    uint64_t bytes = 0;
+    if (ParseByteCount(v, &bytes)) {
+      c.mem_bytes = bytes;
+    } else {
+      c.errors.push_back(std::string("COLLTUNE_MEM_BYTES='") + v +
+                         "' is not a byte count (e.g. 67108864 or 64M); "
+                         "using " + std::to_string(kDefaultMemBytes));
+    }
+  }
+  if (const char* v = Env("COLLTUNE_CACHE_DIR")) {
+    c.cache_dir = v;
+  } else if (const char* xdg = Env("XDG_CACHE_HOME")) {
+    c.cache_dir = std::string(xdg) + "/colltune";
+  } else if (const char* home = Env("HOME")) {
+    c.cache_dir = std::string(home) + "/.cache/colltune";
+  }
+  return c;
+}
+
+}  // namespace colltune::shim

@@ -1,0 +1,27 @@
+// The job context rank 0 sends to the daemon: which MPI library, how many
+// processes, on how many nodes. The benchmark uses the same detection, so
+// profiles and table requests agree on what they describe.
+#ifndef COLLTUNE_SHIM_RUNTIME_CONTEXT_H_
+#define COLLTUNE_SHIM_RUNTIME_CONTEXT_H_
+
+#include <string>
+
+#include "shim/mpi/mpi.h"
+
+namespace colltune::shim {
+
+struct JobContext {
+  std::string library;          // e.g. "Open MPI"
+  std::string library_version;  // e.g. "4.1.4"
+  int comm_size = 0;
+  int nodes = 0;  // nodes the communicator spans
+  int ppn = 0;    // most processes of the communicator on one node
+};
+
+// Collective over `comm`. Every rank gets library and comm_size; nodes and
+// ppn are valid at rank 0 of `comm` only. Returns an MPI error code.
+int DetectContext(MPI_Comm comm, JobContext* context);
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_RUNTIME_CONTEXT_H_

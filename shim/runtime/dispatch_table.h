@@ -1,0 +1,71 @@
+// The decision table in the form the hot path reads: for every section, per
+// collective, the sorted byte ranges whose algorithm is not default (gaps mean
+// default). Built once at MPI_Init from the broadcast table and never changed,
+// so every thread reads it without locks.
+#ifndef COLLTUNE_SHIM_RUNTIME_DISPATCH_TABLE_H_
+#define COLLTUNE_SHIM_RUNTIME_DISPATCH_TABLE_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "common/catalog.h"
+#include "common/table.h"
+
+namespace colltune::shim {
+
+struct Range {
+  uint64_t lo, hi;  // inclusive
+  Algorithm algorithm;
+};
+
+// The ranges of one collective for one communicator.
+struct Slice {
+  const Range* ranges = nullptr;
+  uint32_t count = 0;
+
+  // The algorithm for a message of `bytes`, by binary search.
+  Algorithm Lookup(uint64_t bytes) const {
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {  // first range with ranges[i].hi >= bytes
+      uint32_t mid = (lo + hi) / 2;
+      if (ranges[mid].hi < bytes) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return (lo < count && ranges[lo].lo <= bytes) ? ranges[lo].algorithm
+                                                  : Algorithm::kDefault;
+  }
+};
+
+class DispatchTable {
+ public:
+  DispatchTable() = default;
+  explicit DispatchTable(const Table& table);
+
+  // Fills one slice per collective for a communicator of `comm_size`
+  // processes (the section SelectSection picks); returns that section or null.
+  const Section* SlicesFor(uint32_t comm_size,
+                           std::array<Slice, kNumCollectives>* slices) const;
+
+  const std::optional<Algorithm>& forced(Collective c) const {
+    return table_.forced[IndexOf(c)];
+  }
+  // False when no communicator can run anything but default for `c`: the
+  // wrapper then calls the library without looking at the communicator.
+  bool Active(Collective c) const { return active_[IndexOf(c)]; }
+  const Table& table() const { return table_; }
+
+ private:
+  Table table_;
+  // ranges_[i] holds section i's non-default ranges, grouped by collective.
+  std::vector<std::vector<Range>> ranges_;
+  std::array<bool, kNumCollectives> active_{};
+};
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_RUNTIME_DISPATCH_TABLE_H_

@@ -1,0 +1,251 @@
+#include "shim/runtime/runtime.h"
+
+#include <new>
+#include <string>
+#include <vector>
+
+#include "common/table.h"
+#include "shim/runtime/config.h"
+#include "shim/runtime/context.h"
+#include "shim/runtime/log.h"
+#include "shim/runtime/table_source.h"
+
+namespace colltune::shim {
+namespace {
+
+// Guards the broadcast at MPI_Init against a rank that is not running the
+// same shim (a mismatch would otherwise be misread as a table).
+constexpr uint64_t kInitMagic = 0x636f6c6c74756e31ULL;  // "colltun1"
+
+std::string Summary(const std::array<uint64_t, kNumAlgorithms>& counts) {
+  std::string out;
+  for (int a = 1; a < kNumAlgorithms; ++a) {
+    if (counts[a] == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += std::string(InfoOf(static_cast<Algorithm>(a)).name) + "=" +
+           std::to_string(counts[a]);
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string ForcedList(const Table& t) {
+  std::string out;
+  for (int c = 0; c < kNumCollectives; ++c) {
+    if (!t.forced[c]) continue;
+    if (!out.empty()) out += ",";
+    out += std::string(InfoOf(static_cast<Collective>(c)).name) + "=" +
+           std::string(InfoOf(*t.forced[c]).name);
+  }
+  return out;
+}
+
+// Rank 0's part of MPI_Init: settings and table, as the bytes to broadcast.
+void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
+                   std::string* text, std::string* source) {
+  Config config = ReadConfig();
+  for (const std::string& e : config.errors) LogError("%s", e.c_str());
+  AcquiredTable acquired = AcquireTable(config, context);
+  *mem_budget = config.mem_bytes;
+  *text = FormatTable(acquired.table);
+  *source = acquired.source;
+}
+
+}  // namespace
+
+std::atomic<Runtime*> Runtime::current_{nullptr};
+
+Runtime::Runtime(DispatchTable table, uint64_t mem_budget, MPI_Comm world,
+                 int keyval)
+    : table_(std::move(table)),
+      mem_budget_(mem_budget),
+      world_(world),
+      keyval_(keyval) {
+  PMPI_Comm_rank(world_, &world_rank_);
+}
+
+Runtime::~Runtime() = default;
+
+void Runtime::Start(int thread_level) {
+  (void)thread_level;  // the scratch pool copes with every level
+  SetVerboseLevel(VerboseFromEnvironment());
+  int world_rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  if (DisabledByEnvironment()) {
+    if (world_rank == 0) LogInfo(1, "disabled by COLLTUNE_DISABLE");
+    return;
+  }
+  try {
+    const double t0 = PMPI_Wtime();
+    // Our own communicator, so nothing we send can match an application
+    // message or collective.
+    MPI_Comm world;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &world) != MPI_SUCCESS) return;
+    JobContext context;
+    if (DetectContext(world, &context) != MPI_SUCCESS) {
+      PMPI_Comm_free(&world);
+      return;
+    }
+    uint64_t mem_budget = 0;
+    std::string text, source;
+    if (world_rank == 0) PrepareOnRoot(context, &mem_budget, &text, &source);
+
+    uint64_t header[3] = {kInitMagic, mem_budget, text.size()};
+    if (PMPI_Bcast(header, 3, MPI_UINT64_T, 0, world) != MPI_SUCCESS ||
+        header[0] != kInitMagic || header[2] > kMaxTableTextBytes) {
+      PMPI_Comm_free(&world);
+      return;
+    }
+    text.resize(header[2]);
+    if (PMPI_Bcast(text.data(), static_cast<int>(text.size()), MPI_BYTE, 0,
+                   world) != MPI_SUCCESS) {
+      PMPI_Comm_free(&world);
+      return;
+    }
+    // Every rank parses the same bytes, so every rank holds the same table.
+    Table table;
+    std::string error;
+    if (!ParseTable(text, &table, &error)) {
+      if (world_rank == 0) LogError("internal table error: %s", error.c_str());
+      table = Table();
+    }
+    int keyval = MPI_KEYVAL_INVALID;
+    Runtime* rt = new (std::nothrow)
+        Runtime(DispatchTable(table), header[1], world, MPI_KEYVAL_INVALID);
+    if (rt == nullptr ||
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &Runtime::DeleteAttribute,
+                                &keyval, rt) != MPI_SUCCESS) {
+      delete rt;
+      PMPI_Comm_free(&world);
+      return;
+    }
+    rt->keyval_ = keyval;
+    current_.store(rt, std::memory_order_release);
+    if (world_rank == 0) {
+      std::string forced = ForcedList(table);
+      LogInfo(1,
+              "table from %s: %zu sections, %zu rules%s%s; scratch budget %llu "
+              "bytes; %s %s on %d processes, %d nodes; init %.1f ms",
+              source.c_str(), table.sections.size(), table.RuleCount(),
+              forced.empty() ? "" : "; forced ", forced.c_str(),
+              static_cast<unsigned long long>(header[1]),
+              context.library.c_str(), context.library_version.c_str(),
+              context.comm_size, context.nodes, (PMPI_Wtime() - t0) * 1e3);
+    }
+  } catch (...) {
+    // Out of memory while reading a table: run as if there were none.
+    current_.store(nullptr, std::memory_order_release);
+  }
+}
+
+void Runtime::Stop() {
+  Runtime* rt = current_.exchange(nullptr, std::memory_order_acq_rel);
+  if (rt == nullptr) return;
+  // Deleting our attribute runs DeleteAttribute, which folds the counters.
+  std::vector<MPI_Comm> comms;
+  {
+    std::lock_guard<std::mutex> lock(rt->mu_);
+    for (CommState* s = rt->live_; s != nullptr; s = s->next) {
+      comms.push_back(s->env.comm);
+    }
+  }
+  for (MPI_Comm comm : comms) PMPI_Comm_delete_attr(comm, rt->keyval_);
+  if (rt->world_rank_ == 0) {
+    LogInfo(1, "finalize: rank 0 ran mock-ups: %s; chosen but not eligible: %s",
+            Summary(rt->total_runs_).c_str(),
+            Summary(rt->total_ineligible_).c_str());
+  }
+  PMPI_Comm_free_keyval(&rt->keyval_);
+  PMPI_Comm_free(&rt->world_);
+  rt->scratch_.Release();
+  delete rt;
+}
+
+CommState* Runtime::StateOf(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return nullptr;
+  void* value = nullptr;
+  int found = 0;
+  if (PMPI_Comm_get_attr(comm, keyval_, &value, &found) != MPI_SUCCESS) {
+    return nullptr;
+  }
+  return found ? static_cast<CommState*>(value) : Create(comm);
+}
+
+CommState* Runtime::Create(MPI_Comm comm) {
+  int inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return nullptr;
+  CommState* s = new (std::nothrow) CommState;
+  if (s == nullptr) return nullptr;
+  s->intra = !inter;
+  s->env.comm = comm;
+  PMPI_Comm_rank(comm, &s->env.rank);
+  PMPI_Comm_size(comm, &s->env.size);
+  s->env.mem_budget = mem_budget_;
+  s->env.scratch = &scratch_;
+  if (s->intra) {
+    s->section =
+        table_.SlicesFor(static_cast<uint32_t>(s->env.size), &s->slices);
+  }
+  if (PMPI_Comm_set_attr(comm, keyval_, s) != MPI_SUCCESS) {
+    delete s;
+    return nullptr;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    s->next = live_;
+    if (live_ != nullptr) live_->prev = s;
+    live_ = s;
+  }
+  if (s->env.rank == 0 && VerboseLevel() >= 2) {
+    std::string section = "no section";
+    if (s->section != nullptr) {
+      section = "section " + (s->section->comm_size
+                                  ? std::to_string(s->section->comm_size)
+                                  : std::string("*"));
+    }
+    LogInfo(2, "communicator of %d processes%s: %s", s->env.size,
+            s->intra ? "" : " (inter-communicator, default only)",
+            section.c_str());
+  }
+  return s;
+}
+
+void Runtime::Forget(CommState* s) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (int a = 0; a < kNumAlgorithms; ++a) {
+    total_runs_[a] += s->runs[a];
+    total_ineligible_[a] += s->ineligible[a];
+  }
+  if (s->prev != nullptr) s->prev->next = s->next;
+  if (s->next != nullptr) s->next->prev = s->prev;
+  if (live_ == s) live_ = s->next;
+}
+
+int Runtime::DeleteAttribute(MPI_Comm, int, void* value, void* extra) {
+  CommState* s = static_cast<CommState*>(value);
+  static_cast<Runtime*>(extra)->Forget(s);
+  delete s;
+  return MPI_SUCCESS;
+}
+
+void Runtime::Record(CommState& s, Collective c, Algorithm a, Outcome outcome) {
+  const int i = IndexOf(a);
+  if (outcome == Outcome::kRan) {
+    if (s.runs[i]++ == 0 && s.env.rank == 0) {
+      LogInfo(2, "%s on a communicator of %d processes runs %s",
+              std::string(InfoOf(c).name).c_str(), s.env.size,
+              std::string(InfoOf(a).name).c_str());
+    }
+  } else if (outcome == Outcome::kIneligible) {
+    ++s.ineligible[i];
+    if (s.env.rank == 0 && VerboseLevel() >= 1 &&
+        !noted_ineligible_[i].exchange(true)) {
+      LogInfo(1,
+              "%s cannot run a %s call on %d processes (datatype, operation, "
+              "size or scratch budget); the library's default ran instead",
+              std::string(InfoOf(a).name).c_str(),
+              std::string(InfoOf(c).name).c_str(), s.env.size);
+    }
+  }
+}
+
+}  // namespace colltune::shim

@@ -1,0 +1,30 @@
+// Where rank 0 gets the decision table at MPI_Init, in order:
+//   COLLTUNE_FORCE (per collective, on top of whatever table follows),
+//   COLLTUNE_TABLE (a file),
+//   the daemon at COLLTUNE_SERVER, through the agent, within
+//     COLLTUNE_TIMEOUT_MS (a good answer is also written to the cache),
+//   the cache of the daemon's last good answer for this context,
+//   nothing (every collective runs the library's default).
+// A source that fails is reported and the next one is tried; nothing here can
+// fail or stall the job beyond the deadline.
+#ifndef COLLTUNE_SHIM_RUNTIME_TABLE_SOURCE_H_
+#define COLLTUNE_SHIM_RUNTIME_TABLE_SOURCE_H_
+
+#include <string>
+
+#include "common/table.h"
+#include "shim/runtime/config.h"
+#include "shim/runtime/context.h"
+
+namespace colltune::shim {
+
+struct AcquiredTable {
+  Table table;
+  std::string source;  // e.g. "daemon unix:/run/colltune.sock", "none"
+};
+
+AcquiredTable AcquireTable(const Config& config, const JobContext& context);
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_RUNTIME_TABLE_SOURCE_H_
