@@ -1,0 +1,35 @@
+#include "bench/upload.h"
+
+#include "client/client.h"
+#include "common/limits.h"
+
+namespace colltune::bench {
+
+absl::Status Upload(const UploadTarget& target,
+                    const v1::UploadMeasurementsRequest& base,
+                    const std::vector<v1::Measurement>& points,
+                    int64_t* table_version) {
+  auto stub = client::Connect(target.server);
+  size_t next = 0;
+  while (next < points.size()) {
+    v1::UploadMeasurementsRequest request = base;
+    int64_t samples = 0;
+    while (next < points.size() &&
+           request.measurements_size() < limits::kMaxMeasurementsPerUpload &&
+           samples + points[next].samples_size() <= limits::kMaxSamplesPerUpload) {
+      samples += points[next].samples_size();
+      *request.add_measurements() = points[next++];
+    }
+    if (request.measurements_size() == 0) {
+      return absl::InvalidArgumentError("a point has too many samples to upload");
+    }
+    v1::UploadMeasurementsResponse response;
+    auto rpc = client::WithDeadline(std::chrono::milliseconds(target.timeout_ms));
+    grpc::Status s = stub->UploadMeasurements(rpc.get(), request, &response);
+    if (!s.ok()) return client::FromGrpc(s, target.server);
+    *table_version = response.table_version();
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace colltune::bench

@@ -1,0 +1,29 @@
+// Sends a launch's measurements to colltuned, split into requests that stay
+// within the contract's limits.
+#ifndef COLLTUNE_BENCH_UPLOAD_H_
+#define COLLTUNE_BENCH_UPLOAD_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "proto/colltune.pb.h"
+
+namespace colltune::bench {
+
+struct UploadTarget {
+  std::string server;
+  int timeout_ms = 10000;
+};
+
+// `base` carries context, campaign, launch and host; `points` the measured
+// points. Returns the first error; *table_version gets the profile's table
+// version after the last request.
+absl::Status Upload(const UploadTarget& target,
+                    const v1::UploadMeasurementsRequest& base,
+                    const std::vector<v1::Measurement>& points,
+                    int64_t* table_version);
+
+}  // namespace colltune::bench
+
+#endif  // COLLTUNE_BENCH_UPLOAD_H_

@@ -1,0 +1,53 @@
+// One benchmark point: a collective at a message size, with buffers, ready to
+// run any of its algorithms through the shim's own code (shim/coll), exactly
+// as the shim would run them in a job, but without the dispatch.
+//
+// Message sizes are the contract's keys: per-process block bytes for
+// allgather, alltoall, gather, scatter and reduce_scatter_block; the whole
+// vector for the others. Data movement uses MPI_BYTE; reductions use MPI_SUM
+// on MPI_DOUBLE (or --reduce-type), so their sizes round up to whole elements.
+#ifndef COLLTUNE_BENCH_WORKLOAD_H_
+#define COLLTUNE_BENCH_WORKLOAD_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "common/catalog.h"
+#include "shim/coll/env.h"
+
+namespace colltune::bench {
+
+struct ReduceType {
+  MPI_Datatype type;
+  MPI_Op op;
+};
+
+class Workload {
+ public:
+  // Null if the collective cannot be run by this benchmark.
+  static std::unique_ptr<Workload> Make(Collective c, int64_t requested_bytes,
+                                        ReduceType reduce,
+                                        const shim::CollEnv& env);
+
+  Collective collective() const { return collective_; }
+  // The size key actually measured (requested size rounded to elements).
+  int64_t bytes() const { return bytes_; }
+  // The same verdict on every rank.
+  bool Eligible(Algorithm a) const { return eligible_(a); }
+  int Run(Algorithm a) { return run_(a); }
+
+ private:
+  Workload() = default;
+  Collective collective_ = Collective::kAllgather;
+  int64_t bytes_ = 0;
+  std::vector<char> send_, recv_;
+  std::vector<int> counts_, displs_;
+  std::function<bool(Algorithm)> eligible_;
+  std::function<int(Algorithm)> run_;
+};
+
+}  // namespace colltune::bench
+
+#endif  // COLLTUNE_BENCH_WORKLOAD_H_

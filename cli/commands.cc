@@ -1,0 +1,247 @@
+#include "cli/commands.h"
+
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "client/client.h"
+#include "common/catalog.h"
+#include "common/table.h"
+
+namespace colltune::cli {
+namespace {
+
+using nlohmann::json;
+
+int Fail(const absl::Status& s) {
+  std::cerr << "colltune: " << s.message() << "\n";
+  return 1;
+}
+
+std::string Bytes(uint64_t v) {
+  return v == kNoUpperBound ? std::string("inf") : std::to_string(v);
+}
+
+std::string Speedup(double s) {
+  if (s <= 0) return "-";
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.2fx", s);
+  return buf;
+}
+
+json ContextJson(const v1::Context& c) {
+  return {{"cluster", c.cluster()},
+          {"library", c.library()},
+          {"library_version", c.library_version()},
+          {"comm_size", c.comm_size()},
+          {"nodes", c.nodes()},
+          {"ppn", c.ppn()}};
+}
+
+json SectionJson(const Section& s) {
+  json rules = json::array();
+  for (const Rule& r : s.rules) {
+    rules.push_back({{"collective", InfoOf(r.collective).name},
+                     {"min_bytes", r.min_bytes},
+                     {"max_bytes", r.max_bytes == kNoUpperBound
+                                       ? json(nullptr)
+                                       : json(r.max_bytes)},
+                     {"algorithm", InfoOf(r.algorithm).name},
+                     {"speedup", r.speedup}});
+  }
+  return {{"comm_size", s.comm_size},
+          {"profile_id", s.profile_id},
+          {"version", s.version},
+          {"rules", rules}};
+}
+
+void PrintRules(const std::vector<Rule>& rules) {
+  printf("%-22s %12s %12s  %-42s %8s\n", "collective", "min_bytes",
+         "max_bytes", "algorithm", "speedup");
+  for (const Rule& r : rules) {
+    printf("%-22s %12s %12s  %-42s %8s\n",
+           std::string(InfoOf(r.collective).name).c_str(),
+           Bytes(r.min_bytes).c_str(), Bytes(r.max_bytes).c_str(),
+           std::string(InfoOf(r.algorithm).name).c_str(),
+           r.algorithm == Algorithm::kDefault ? "-"
+                                              : Speedup(r.speedup).c_str());
+  }
+}
+
+}  // namespace
+
+int Algorithms(bool as_json) {
+  json out = json::array();
+  if (!as_json) {
+    printf("%-22s %-44s %-6s %s\n", "collective", "algorithm", "guide",
+           "what it does");
+  }
+  for (int c = 0; c < kNumCollectives; ++c) {
+    const Collective coll = static_cast<Collective>(c);
+    for (int a = 0; a < kNumAlgorithms; ++a) {
+      const Algorithm alg = static_cast<Algorithm>(a);
+      if (!Implements(alg, coll)) continue;
+      const AlgorithmInfo& info = InfoOf(alg);
+      if (as_json) {
+        out.push_back({{"collective", InfoOf(coll).name},
+                       {"algorithm", info.name},
+                       {"guideline", info.guideline},
+                       {"summary", info.summary}});
+      } else {
+        printf("%-22s %-44s %-6s %s\n",
+               std::string(InfoOf(coll).name).c_str(),
+               std::string(info.name).c_str(),
+               info.guideline.empty() ? "-" : std::string(info.guideline).c_str(),
+               std::string(info.summary).c_str());
+      }
+    }
+  }
+  if (as_json) std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+int ShowTable(const Connection& c, const TableArgs& args) {
+  auto stub = client::Connect(c.server);
+  v1::GetTableRequest request;
+  v1::Context* ctx = request.mutable_context();
+  ctx->set_cluster(args.cluster);
+  ctx->set_library(args.library);
+  ctx->set_library_version(args.library_version);
+  ctx->set_comm_size(args.comm_size);
+  ctx->set_nodes(args.nodes);
+  ctx->set_ppn(args.ppn);
+  v1::GetTableResponse response;
+  auto rpc = client::WithDeadline(std::chrono::milliseconds(c.timeout_ms));
+  grpc::Status status = stub->GetTable(rpc.get(), request, &response);
+  if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
+
+  std::vector<std::string> warnings;
+  absl::StatusOr<Table> table = client::TableFromProto(response.table(), &warnings);
+  for (const std::string& w : warnings) std::cerr << "colltune: " << w << "\n";
+  if (!table.ok()) return Fail(table.status());
+
+  if (args.format == Format::kShim) {
+    std::cout << FormatTable(*table);
+    return std::cout.good() ? 0 : 1;
+  }
+  const Section* section = SelectSection(*table, args.comm_size);
+  if (args.format == Format::kJson) {
+    json sections = json::array();
+    for (const Section& s : table->sections) sections.push_back(SectionJson(s));
+    json out = {{"context", ContextJson(response.table().context())},
+                {"section", section ? SectionJson(*section) : json(nullptr)},
+                {"sections", sections}};
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  const v1::Context& served = response.table().context();
+  printf("decision table for %d processes on cluster '%s'", args.comm_size,
+         served.cluster().c_str());
+  if (!served.library().empty()) {
+    printf(", %s %s", served.library().c_str(),
+           served.library_version().c_str());
+  }
+  printf("\n");
+  if (section == nullptr) {
+    printf("no profile within a factor of 2 of %d processes: every collective "
+           "runs the library's default\n",
+           args.comm_size);
+    return 0;
+  }
+  printf("from the profile of %u processes (profile %lld, table version "
+         "%lld)\n",
+         section->comm_size, static_cast<long long>(section->profile_id),
+         static_cast<long long>(section->version));
+  PrintRules(section->rules);
+  return 0;
+}
+
+int ListProfiles(const Connection& c, const std::string& cluster,
+                 const std::string& library, bool as_json) {
+  auto stub = client::Connect(c.server);
+  v1::ListProfilesRequest request;
+  request.set_cluster(cluster);
+  request.set_library(library);
+  v1::ListProfilesResponse response;
+  auto rpc = client::WithDeadline(std::chrono::milliseconds(c.timeout_ms));
+  grpc::Status status = stub->ListProfiles(rpc.get(), request, &response);
+  if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
+  if (as_json) {
+    json out = json::array();
+    for (const v1::ProfileSummary& p : response.profiles()) {
+      out.push_back({{"id", p.id()},
+                     {"context", ContextJson(p.context())},
+                     {"campaigns", p.campaigns()},
+                     {"launches", p.launches()},
+                     {"measurements", p.measurements()},
+                     {"job_reports", p.job_reports()},
+                     {"table_version", p.table_version()},
+                     {"rules_not_default", p.rules_not_default()},
+                     {"updated_at", p.updated_at()}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  printf("%4s  %-12s %-10s %-10s %6s %5s %4s %9s %7s %7s %8s  %s\n", "id",
+         "cluster", "library", "version", "procs", "nodes", "ppn", "campaigns",
+         "points", "reports", "table", "not default");
+  for (const v1::ProfileSummary& p : response.profiles()) {
+    const v1::Context& x = p.context();
+    printf("%4lld  %-12s %-10s %-10s %6d %5d %4d %9d %7d %7d %8s  %d\n",
+           static_cast<long long>(p.id()), x.cluster().c_str(),
+           x.library().c_str(), x.library_version().c_str(), x.comm_size(),
+           x.nodes(), x.ppn(), p.campaigns(), p.measurements(),
+           p.job_reports(),
+           p.table_version() ? ("v" + std::to_string(p.table_version())).c_str()
+                             : "-",
+           p.rules_not_default());
+  }
+  if (response.profiles().empty()) printf("(no profiles yet)\n");
+  return 0;
+}
+
+int ShowProfile(const Connection& c, int64_t id, bool as_json) {
+  auto stub = client::Connect(c.server);
+  v1::GetProfileRequest request;
+  request.set_id(id);
+  v1::GetProfileResponse response;
+  auto rpc = client::WithDeadline(std::chrono::milliseconds(c.timeout_ms));
+  grpc::Status status = stub->GetProfile(rpc.get(), request, &response);
+  if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
+  if (as_json) {
+    json points = json::array();
+    for (const v1::PointSummary& p : response.points()) {
+      points.push_back({{"collective", p.collective()},
+                        {"algorithm", p.algorithm()},
+                        {"msg_bytes", p.msg_bytes()},
+                        {"launches", p.launches()},
+                        {"samples", p.samples()},
+                        {"median_seconds", p.median_seconds()},
+                        {"min_seconds", p.min_seconds()},
+                        {"max_seconds", p.max_seconds()}});
+    }
+    json out = {{"id", response.profile().id()},
+                {"context", ContextJson(response.profile().context())},
+                {"table_version", response.profile().table_version()},
+                {"points", points}};
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  const v1::Context& x = response.profile().context();
+  printf("profile %lld: cluster '%s', %s %s, %d processes on %d nodes (%d per "
+         "node)\n",
+         static_cast<long long>(id), x.cluster().c_str(), x.library().c_str(),
+         x.library_version().c_str(), x.comm_size(), x.nodes(), x.ppn());
+  printf("%-22s %-44s %12s %8s %12s\n", "collective", "algorithm", "bytes",
+         "launches", "median_us");
+  for (const v1::PointSummary& p : response.points()) {
+    printf("%-22s %-44s %12lld %8d %12.2f\n", p.collective().c_str(),
+           p.algorithm().c_str(), static_cast<long long>(p.msg_bytes()),
+           p.launches(), p.median_seconds() * 1e6);
+  }
+  return 0;
+}
+
+}  // namespace colltune::cli

@@ -1,0 +1,107 @@
+// colltuned: the per-cluster daemon. Keeps profiles in SQLite and serves
+// decision tables over gRPC. See docs/operators-guide.md.
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "common/paths.h"
+#include "daemon/service.h"
+#include "daemon/tuner.h"
+#include "db/store.h"
+
+namespace {
+
+bool MakeDirs(const std::string& dir) {
+  for (size_t i = 1; i <= dir.size(); ++i) {
+    if (i == dir.size() || dir[i] == '/') {
+      std::string part = dir.substr(0, i);
+      if (mkdir(part.c_str(), 0750) != 0 && errno != EEXIST) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"colltuned: the colltune daemon (profiles, decisions, gRPC)"};
+  std::string state_dir = colltune::DefaultStateDir();
+  std::string db_path, listen;
+  colltune::daemon::TunerOptions options;
+  std::string log_level = "info";
+  app.add_option("--state-dir", state_dir,
+                 "Directory for the default database and socket")
+      ->capture_default_str();
+  app.add_option("--db", db_path,
+                 "SQLite database file (default: STATE_DIR/colltune.db)");
+  app.add_option("--listen", listen,
+                 "unix:/path or host:port (default: unix:STATE_DIR/colltuned.sock)");
+  app.add_option("--cluster", options.cluster,
+                 "Cluster name for requests that name none")
+      ->capture_default_str();
+  app.add_option("--margin", options.engine.margin,
+                 "A mock-up replaces default only if at least this much faster")
+      ->check(CLI::Range(0.0, 0.99))
+      ->capture_default_str();
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  spdlog::set_default_logger(spdlog::stderr_color_mt("colltuned"));
+  spdlog::set_level(spdlog::level::from_str(log_level));
+  if (db_path.empty() || listen.empty()) {
+    if (!MakeDirs(state_dir)) {
+      spdlog::error("cannot create state directory {}: {}", state_dir,
+                    strerror(errno));
+      return 1;
+    }
+  }
+  if (db_path.empty()) db_path = state_dir + "/colltune.db";
+  if (listen.empty()) listen = "unix:" + state_dir + "/colltuned.sock";
+
+  // Signals are taken by sigwait() below, not by handlers: gRPC's threads
+  // inherit this mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  auto store = colltune::db::Store::Open(db_path);
+  if (!store.ok()) {
+    spdlog::error("{}", store.status().ToString());
+    return 1;
+  }
+  colltune::daemon::Tuner tuner(store->get(), options);
+  colltune::daemon::TuningService service(&tuner);
+  auto server = colltune::daemon::StartServer(listen, &service);
+  if (!server.ok()) {
+    spdlog::error("{}", server.status().ToString());
+    return 1;
+  }
+  spdlog::info("colltuned listening on {}, database {} (schema v{}), cluster {}",
+               listen, db_path, (*store)->schema_version(), options.cluster);
+
+  int signal = 0;
+  sigwait(&signals, &signal);
+  spdlog::info("signal {}: shutting down", signal);
+  (*server)->Shutdown(std::chrono::system_clock::now() +
+                      std::chrono::seconds(2));
+  return 0;
+}

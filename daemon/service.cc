@@ -1,0 +1,108 @@
+#include "daemon/service.h"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "common/limits.h"
+
+namespace colltune::daemon {
+namespace {
+
+grpc::Status ToGrpc(const absl::Status& s) {
+  // absl and gRPC share the canonical status codes.
+  return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
+                      std::string(s.message()));
+}
+
+template <class Response>
+grpc::Status Reply(absl::StatusOr<Response> result, Response* out) {
+  if (!result.ok()) return ToGrpc(result.status());
+  *out = std::move(*result);
+  return grpc::Status::OK;
+}
+
+// A unix socket path that nobody listens on is left over from a daemon that
+// died; one that answers belongs to a running daemon.
+absl::Status PrepareUnixSocket(const std::string& path) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0) return absl::OkStatus();
+  if (!S_ISSOCK(st.st_mode)) {
+    return absl::FailedPreconditionError(path +
+                                         " exists and is not a unix socket");
+  }
+  if (path.size() >= sizeof(sockaddr_un::sun_path)) {
+    return absl::InvalidArgumentError("unix socket path too long: " + path);
+  }
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return absl::InternalError(strerror(errno));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  memcpy(addr.sun_path, path.data(), path.size());
+  const bool live =
+      connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  close(fd);
+  if (live) {
+    return absl::AlreadyExistsError("another daemon is listening on " + path);
+  }
+  unlink(path.c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+grpc::Status TuningService::GetTable(grpc::ServerContext*,
+                                     const v1::GetTableRequest* r,
+                                     v1::GetTableResponse* out) {
+  return Reply(tuner_->GetTable(*r), out);
+}
+
+grpc::Status TuningService::UploadMeasurements(
+    grpc::ServerContext*, const v1::UploadMeasurementsRequest* r,
+    v1::UploadMeasurementsResponse* out) {
+  return Reply(tuner_->UploadMeasurements(*r), out);
+}
+
+grpc::Status TuningService::ReportJob(grpc::ServerContext*,
+                                      const v1::ReportJobRequest* r,
+                                      v1::ReportJobResponse* out) {
+  return Reply(tuner_->ReportJob(*r), out);
+}
+
+grpc::Status TuningService::ListProfiles(grpc::ServerContext*,
+                                         const v1::ListProfilesRequest* r,
+                                         v1::ListProfilesResponse* out) {
+  return Reply(tuner_->ListProfiles(*r), out);
+}
+
+grpc::Status TuningService::GetProfile(grpc::ServerContext*,
+                                       const v1::GetProfileRequest* r,
+                                       v1::GetProfileResponse* out) {
+  return Reply(tuner_->GetProfile(*r), out);
+}
+
+absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
+    const std::string& address, TuningService* service) {
+  if (address.rfind("unix:", 0) == 0) {
+    std::string path = address.substr(5);
+    if (path.rfind("//", 0) == 0) path = path.substr(2);
+    if (absl::Status s = PrepareUnixSocket(path); !s.ok()) return s;
+  }
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port);
+  builder.SetMaxReceiveMessageSize(limits::kMaxRequestBytes);
+  builder.SetMaxSendMessageSize(limits::kMaxRequestBytes);
+  builder.RegisterService(service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    return absl::UnavailableError("cannot listen on " + address);
+  }
+  return server;
+}
+
+}  // namespace colltune::daemon

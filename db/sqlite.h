@@ -1,0 +1,85 @@
+// A thin RAII layer over the SQLite C API with errors as absl::Status.
+// Only what the store needs: open, execute, prepared statements, and
+// transactions that roll back unless committed.
+#ifndef COLLTUNE_DB_SQLITE_H_
+#define COLLTUNE_DB_SQLITE_H_
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace colltune::db {
+
+class Database;
+
+class Statement {
+ public:
+  Statement(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement();
+
+  // Parameters are 1-based, as in SQLite.
+  Statement& Bind(int index, int64_t value);
+  Statement& Bind(int index, double value);
+  Statement& Bind(int index, std::string_view text);
+  Statement& BindBlob(int index, const void* data, size_t size);
+
+  // Advances to the next row: true if there is one, false when done.
+  absl::StatusOr<bool> Step();
+  // Runs a statement that returns no rows.
+  absl::Status Run();
+
+  int64_t Int(int column) const;
+  double Real(int column) const;
+  std::string Text(int column) const;
+  std::string Blob(int column) const;
+
+ private:
+  friend class Database;
+  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+};
+
+class Database {
+ public:
+  // Opens (creating if needed) the database file at `path`.
+  static absl::StatusOr<std::unique_ptr<Database>> Open(const std::string& path);
+  ~Database();
+
+  // Runs one or more statements that return no rows.
+  absl::Status Execute(std::string_view sql);
+  absl::StatusOr<Statement> Prepare(std::string_view sql);
+  int64_t LastInsertId() const;
+
+ private:
+  explicit Database(sqlite3* db) : db_(db) {}
+  sqlite3* db_;
+};
+
+// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless Commit()
+// succeeded.
+class Transaction {
+ public:
+  static absl::StatusOr<Transaction> Begin(Database* db);
+  Transaction(Transaction&& other) noexcept;
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction();
+  absl::Status Commit();
+
+ private:
+  explicit Transaction(Database* db) : db_(db) {}
+  Database* db_;
+};
+
+}  // namespace colltune::db
+
+#endif  // COLLTUNE_DB_SQLITE_H_

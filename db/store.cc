@@ -1,0 +1,457 @@
+#include "db/store.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "common/stats.h"
+
+namespace colltune::db {
+namespace {
+
+struct Migration {
+  int version;
+  const char* name;
+  const char* sql;
+};
+
+// Generated from db/migrations/*.sql by the BUILD rule `migrations_inc`.
+constexpr Migration kMigrations[] = {
+#include "db/migrations.inc"
+};
+
+constexpr char kNow[] = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
+
+// Samples are stored as little-endian float32: half the space of doubles,
+// and far more precision than latency measurements have.
+std::string EncodeSamples(const std::vector<double>& samples) {
+  std::string out(samples.size() * 4, '\0');
+  for (size_t i = 0; i < samples.size(); ++i) {
+    float f = static_cast<float>(samples[i]);
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    for (int b = 0; b < 4; ++b) out[i * 4 + b] = static_cast<char>(bits >> (8 * b));
+  }
+  return out;
+}
+
+std::vector<double> DecodeSamples(const std::string& blob) {
+  std::vector<double> out(blob.size() / 4);
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint32_t bits = 0;
+    for (int b = 0; b < 4; ++b) {
+      bits |= static_cast<uint32_t>(static_cast<unsigned char>(blob[i * 4 + b]))
+              << (8 * b);
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    out[i] = f;
+  }
+  return out;
+}
+
+std::string_view Name(Collective c) { return InfoOf(c).name; }
+std::string_view Name(Algorithm a) { return InfoOf(a).name; }
+
+absl::StatusOr<Collective> CollectiveColumn(const std::string& s) {
+  auto c = ParseCollective(s);
+  if (!c) return absl::DataLossError(absl::StrCat("unknown collective in database: ", s));
+  return *c;
+}
+
+absl::StatusOr<Algorithm> AlgorithmColumn(const std::string& s) {
+  auto a = ParseAlgorithm(s);
+  if (!a) return absl::DataLossError(absl::StrCat("unknown algorithm in database: ", s));
+  return *a;
+}
+
+Profile ProfileFromRow(const Statement& st) {
+  Profile p;
+  p.id = st.Int(0);
+  p.key.cluster = st.Text(1);
+  p.key.library = st.Text(2);
+  p.key.library_version = st.Text(3);
+  p.key.comm_size = static_cast<int>(st.Int(4));
+  p.key.nodes = static_cast<int>(st.Int(5));
+  p.key.ppn = static_cast<int>(st.Int(6));
+  p.created_at = st.Text(7);
+  p.updated_at = st.Text(8);
+  return p;
+}
+
+constexpr char kProfileColumns[] =
+    "id, cluster, library, library_version, comm_size, nodes, ppn, "
+    "created_at, updated_at";
+
+}  // namespace
+
+int Store::LatestSchemaVersion() {
+  return kMigrations[sizeof kMigrations / sizeof kMigrations[0] - 1].version;
+}
+
+absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
+  absl::StatusOr<std::unique_ptr<Database>> db = Database::Open(path);
+  if (!db.ok()) return db.status();
+  std::unique_ptr<Store> store(new Store(std::move(*db)));
+  // WAL lets the web view read while the daemon writes.
+  {
+    absl::StatusOr<Statement> wal =
+        store->db_->Prepare("PRAGMA journal_mode=WAL");
+    if (!wal.ok()) return wal.status();
+    absl::StatusOr<bool> row = wal->Step();
+    if (!row.ok()) return row.status();
+    if (!*row || wal->Text(0) != "wal") {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot put ", path, " in WAL mode"));
+    }
+  }
+  absl::Status s = store->db_->Execute(
+      "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;");
+  if (!s.ok()) return s;
+  s = store->Migrate();
+  if (!s.ok()) return s;
+  return store;
+}
+
+absl::Status Store::Migrate() {
+  absl::Status s = db_->Execute(
+      "CREATE TABLE IF NOT EXISTS schema_migrations ("
+      " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+      " applied_at TEXT NOT NULL)");
+  if (!s.ok()) return s;
+  {
+    absl::StatusOr<Statement> q = db_->Prepare(
+        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+    if (!q.ok()) return q.status();
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return row.status();
+    schema_version_ = static_cast<int>(q->Int(0));
+  }  // finalized here: a live statement would block COMMIT
+  if (schema_version_ > LatestSchemaVersion()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "database schema version ", schema_version_,
+        " is newer than this colltuned understands (", LatestSchemaVersion(),
+        ")"));
+  }
+  for (const Migration& m : kMigrations) {
+    if (m.version <= schema_version_) continue;
+    s = InTransaction([&]() -> absl::Status {
+      absl::Status e = db_->Execute(m.sql);
+      if (!e.ok()) return e;
+      absl::StatusOr<Statement> ins = db_->Prepare(absl::StrCat(
+          "INSERT INTO schema_migrations (version, name, applied_at) "
+          "VALUES (?, ?, ",
+          kNow, ")"));
+      if (!ins.ok()) return ins.status();
+      return ins->Bind(1, int64_t{m.version}).Bind(2, m.name).Run();
+    });
+    if (!s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("migration ", m.version, " (",
+                                                 m.name, "): ", s.message()));
+    }
+    schema_version_ = m.version;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Store::InTransaction(const std::function<absl::Status()>& body) {
+  if (in_transaction_) {
+    return absl::FailedPreconditionError("transactions do not nest");
+  }
+  absl::StatusOr<Transaction> tx = Transaction::Begin(db_.get());
+  if (!tx.ok()) return tx.status();
+  in_transaction_ = true;
+  absl::Status s = body();
+  in_transaction_ = false;
+  if (!s.ok()) return s;  // ~Transaction rolls back
+  return tx->Commit();
+}
+
+absl::Status Store::RequireTransaction() const {
+  return in_transaction_ ? absl::OkStatus()
+                         : absl::FailedPreconditionError(
+                               "write outside a transaction");
+}
+
+absl::StatusOr<int64_t> Store::UpsertProfile(const ProfileKey& k) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "INSERT INTO profiles (cluster, library, library_version, comm_size, "
+      "nodes, ppn, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ",
+      kNow, ", ", kNow,
+      ") ON CONFLICT (cluster, library, library_version, comm_size, nodes, "
+      "ppn) DO UPDATE SET updated_at = excluded.updated_at RETURNING id"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, k.cluster)
+      .Bind(2, k.library)
+      .Bind(3, k.library_version)
+      .Bind(4, int64_t{k.comm_size})
+      .Bind(5, int64_t{k.nodes})
+      .Bind(6, int64_t{k.ppn});
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  return st->Int(0);
+}
+
+absl::StatusOr<int64_t> Store::UpsertCampaign(int64_t profile_id,
+                                              std::string_view label,
+                                              std::string_view host) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "INSERT INTO campaigns (profile_id, label, host, created_at) "
+      "VALUES (?, ?, ?, ",
+      kNow,
+      ") ON CONFLICT (profile_id, label) DO UPDATE SET host = host "
+      "RETURNING id"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, label).Bind(3, host);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  return st->Int(0);
+}
+
+absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
+                                   const MeasurementInput& m) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  const Summary sum = Summarize(m.samples);
+  const std::string blob = EncodeSamples(m.samples);
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "INSERT OR REPLACE INTO measurements (campaign_id, launch, collective, "
+      "algorithm, msg_bytes, nrep, median_s, mean_s, min_s, max_s, stddev_s, "
+      "samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!st.ok()) return st.status();
+  return st->Bind(1, campaign_id)
+      .Bind(2, int64_t{launch})
+      .Bind(3, Name(m.collective))
+      .Bind(4, Name(m.algorithm))
+      .Bind(5, m.msg_bytes)
+      .Bind(6, sum.n)
+      .Bind(7, sum.median)
+      .Bind(8, sum.mean)
+      .Bind(9, sum.min)
+      .Bind(10, sum.max)
+      .Bind(11, sum.stddev)
+      .BindBlob(12, blob.data(), blob.size())
+      .Run();
+}
+
+absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
+                                        const std::vector<Rule>& rules,
+                                        std::string_view reason) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "INSERT INTO decision_tables (profile_id, version, created_at, reason) "
+      "SELECT ?, COALESCE(MAX(version), 0) + 1, ",
+      kNow,
+      ", ? FROM decision_tables WHERE profile_id = ? RETURNING id, version"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, reason).Bind(3, profile_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  const int64_t table_id = st->Int(0);
+  const int64_t version = st->Int(1);
+  for (const Rule& r : rules) {
+    absl::StatusOr<Statement> ins = db_->Prepare(
+        "INSERT INTO decision_rules (table_id, collective, min_bytes, "
+        "max_bytes, algorithm, speedup) VALUES (?, ?, ?, ?, ?, ?)");
+    if (!ins.ok()) return ins.status();
+    absl::Status s =
+        ins->Bind(1, table_id)
+            .Bind(2, Name(r.collective))
+            .Bind(3, static_cast<int64_t>(r.min_bytes))
+            .Bind(4, r.max_bytes == kNoUpperBound
+                         ? int64_t{-1}
+                         : static_cast<int64_t>(r.max_bytes))
+            .Bind(5, Name(r.algorithm))
+            .Bind(6, r.speedup)
+            .Run();
+    if (!s.ok()) return s;
+  }
+  return version;
+}
+
+absl::StatusOr<int64_t> Store::AddJobReport(
+    int64_t profile_id, std::string_view job_id, int64_t table_version,
+    const std::vector<JobTimingInput>& timings) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "INSERT INTO job_reports (profile_id, job_id, table_version, "
+      "received_at) VALUES (?, ?, ?, ",
+      kNow, ") RETURNING id"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, job_id).Bind(3, table_version);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  const int64_t report_id = st->Int(0);
+  for (const JobTimingInput& t : timings) {
+    absl::StatusOr<Statement> ins = db_->Prepare(
+        "INSERT INTO job_timings (report_id, collective, algorithm, "
+        "min_bytes, max_bytes, calls, timed_calls, total_seconds) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!ins.ok()) return ins.status();
+    absl::Status s = ins->Bind(1, report_id)
+                         .Bind(2, Name(t.collective))
+                         .Bind(3, Name(t.algorithm))
+                         .Bind(4, t.min_bytes)
+                         .Bind(5, t.max_bytes)
+                         .Bind(6, t.calls)
+                         .Bind(7, t.timed_calls)
+                         .Bind(8, t.total_seconds)
+                         .Run();
+    if (!s.ok()) return s;
+  }
+  return report_id;
+}
+
+absl::StatusOr<std::vector<Profile>> Store::Profiles(std::string_view cluster,
+                                                     std::string_view library) {
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "SELECT ", kProfileColumns,
+      " FROM profiles WHERE (?1 = '' OR cluster = ?1) AND "
+      "(?2 = '' OR library = ?2) ORDER BY cluster, library, library_version, "
+      "comm_size, nodes, ppn"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, cluster).Bind(2, library);
+  std::vector<Profile> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    out.push_back(ProfileFromRow(*st));
+  }
+  return out;
+}
+
+absl::StatusOr<std::optional<Profile>> Store::GetProfile(int64_t id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      absl::StrCat("SELECT ", kProfileColumns, " FROM profiles WHERE id = ?"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<Profile>();
+  return std::optional<Profile>(ProfileFromRow(*st));
+}
+
+absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT "
+      " (SELECT COUNT(*) FROM campaigns WHERE profile_id = ?1),"
+      " (SELECT COUNT(*) FROM (SELECT DISTINCT m.campaign_id, m.launch"
+      "    FROM measurements m JOIN campaigns c ON c.id = m.campaign_id"
+      "    WHERE c.profile_id = ?1)),"
+      " (SELECT COUNT(*) FROM measurements m JOIN campaigns c"
+      "    ON c.id = m.campaign_id WHERE c.profile_id = ?1),"
+      " (SELECT COUNT(*) FROM job_reports WHERE profile_id = ?1)");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  ProfileCounts c;
+  c.campaigns = static_cast<int>(st->Int(0));
+  c.launches = static_cast<int>(st->Int(1));
+  c.measurements = static_cast<int>(st->Int(2));
+  c.job_reports = static_cast<int>(st->Int(3));
+  return c;
+}
+
+absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
+    int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
+      "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
+      "m.stddev_s FROM measurements m JOIN campaigns c ON c.id = "
+      "m.campaign_id WHERE c.profile_id = ? ORDER BY m.collective, "
+      "m.msg_bytes, m.algorithm, m.campaign_id, m.launch");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  std::vector<LaunchPoint> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    LaunchPoint p;
+    p.campaign_id = st->Int(0);
+    p.launch = static_cast<int>(st->Int(1));
+    absl::StatusOr<Collective> c = CollectiveColumn(st->Text(2));
+    if (!c.ok()) return c.status();
+    absl::StatusOr<Algorithm> a = AlgorithmColumn(st->Text(3));
+    if (!a.ok()) return a.status();
+    p.collective = *c;
+    p.algorithm = *a;
+    p.msg_bytes = st->Int(4);
+    p.nrep = st->Int(5);
+    p.median = st->Real(6);
+    p.mean = st->Real(7);
+    p.min = st->Real(8);
+    p.max = st->Real(9);
+    p.stddev = st->Real(10);
+    out.push_back(p);
+  }
+  return out;
+}
+
+absl::StatusOr<std::optional<TableVersion>> Store::CurrentTable(
+    int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT id, version, created_at, reason FROM decision_tables "
+      "WHERE profile_id = ? ORDER BY version DESC LIMIT 1");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<TableVersion>();
+  TableVersion t;
+  const int64_t table_id = st->Int(0);
+  t.version = st->Int(1);
+  t.created_at = st->Text(2);
+  t.reason = st->Text(3);
+  absl::StatusOr<Statement> rules = db_->Prepare(
+      "SELECT collective, min_bytes, max_bytes, algorithm, speedup FROM "
+      "decision_rules WHERE table_id = ?");
+  if (!rules.ok()) return rules.status();
+  rules->Bind(1, table_id);
+  for (;;) {
+    absl::StatusOr<bool> r = rules->Step();
+    if (!r.ok()) return r.status();
+    if (!*r) break;
+    Rule rule;
+    absl::StatusOr<Collective> c = CollectiveColumn(rules->Text(0));
+    if (!c.ok()) return c.status();
+    absl::StatusOr<Algorithm> a = AlgorithmColumn(rules->Text(3));
+    if (!a.ok()) return a.status();
+    rule.collective = *c;
+    rule.algorithm = *a;
+    rule.min_bytes = static_cast<uint64_t>(rules->Int(1));
+    const int64_t max = rules->Int(2);
+    rule.max_bytes = max < 0 ? kNoUpperBound : static_cast<uint64_t>(max);
+    rule.speedup = rules->Real(4);
+    t.rules.push_back(rule);
+  }
+  std::sort(t.rules.begin(), t.rules.end(), [](const Rule& a, const Rule& b) {
+    return IndexOf(a.collective) != IndexOf(b.collective)
+               ? IndexOf(a.collective) < IndexOf(b.collective)
+               : a.min_bytes < b.min_bytes;
+  });
+  return std::optional<TableVersion>(std::move(t));
+}
+
+absl::StatusOr<std::vector<double>> Store::Samples(int64_t campaign_id,
+                                                   int launch, Collective c,
+                                                   Algorithm a,
+                                                   int64_t msg_bytes) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT samples FROM measurements WHERE campaign_id = ? AND launch = ? "
+      "AND collective = ? AND algorithm = ? AND msg_bytes = ?");
+  if (!st.ok()) return st.status();
+  st->Bind(1, campaign_id)
+      .Bind(2, int64_t{launch})
+      .Bind(3, Name(c))
+      .Bind(4, Name(a))
+      .Bind(5, msg_bytes);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return absl::NotFoundError("no such measurement");
+  return DecodeSamples(st->Blob(0));
+}
+
+}  // namespace colltune::db

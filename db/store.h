@@ -1,0 +1,140 @@
+// colltune's persistent state: profiles, campaigns, raw measurements,
+// versioned decision tables and job reports, in one SQLite file (WAL mode).
+//
+// Open() creates the schema on first use and applies pending migrations
+// (db/migrations/, recorded in schema_migrations). Every write happens inside
+// InTransaction(): write methods called outside one fail, so a request is
+// stored whole or not at all. A Store is not thread-safe; the daemon
+// serializes access to it.
+#ifndef COLLTUNE_DB_STORE_H_
+#define COLLTUNE_DB_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "common/catalog.h"
+#include "common/table.h"
+#include "db/sqlite.h"
+
+namespace colltune::db {
+
+struct ProfileKey {
+  std::string cluster;
+  std::string library;
+  std::string library_version;
+  int comm_size = 0;
+  int nodes = 0;
+  int ppn = 0;
+};
+
+struct Profile {
+  int64_t id = 0;
+  ProfileKey key;
+  std::string created_at;
+  std::string updated_at;
+};
+
+struct ProfileCounts {
+  int campaigns = 0;
+  int launches = 0;      // distinct (campaign, launch) pairs
+  int measurements = 0;  // stored points over all launches
+  int job_reports = 0;
+};
+
+// One (collective, algorithm, size) point of one launch, as uploaded.
+struct MeasurementInput {
+  Collective collective = Collective::kAllgather;
+  Algorithm algorithm = Algorithm::kDefault;
+  int64_t msg_bytes = 0;
+  std::vector<double> samples;  // seconds per repetition
+};
+
+// The statistics of one stored point of one launch.
+struct LaunchPoint {
+  int64_t campaign_id = 0;
+  int launch = 0;
+  Collective collective = Collective::kAllgather;
+  Algorithm algorithm = Algorithm::kDefault;
+  int64_t msg_bytes = 0;
+  int64_t nrep = 0;
+  double median = 0, mean = 0, min = 0, max = 0, stddev = 0;
+};
+
+struct TableVersion {
+  int64_t version = 0;
+  std::string created_at;
+  std::string reason;
+  std::vector<Rule> rules;  // sorted by (collective, min_bytes)
+};
+
+struct JobTimingInput {
+  Collective collective = Collective::kAllgather;
+  Algorithm algorithm = Algorithm::kDefault;
+  int64_t min_bytes = 0;
+  int64_t max_bytes = 0;
+  int64_t calls = 0;
+  int64_t timed_calls = 0;
+  double total_seconds = 0;
+};
+
+class Store {
+ public:
+  static absl::StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
+
+  // The schema version after Open(): the number of the last migration.
+  int schema_version() const { return schema_version_; }
+  static int LatestSchemaVersion();
+
+  // Runs `body` in one IMMEDIATE transaction: committed if it returns OK,
+  // rolled back on any error.
+  absl::Status InTransaction(const std::function<absl::Status()>& body);
+
+  // Writes (inside InTransaction only).
+  absl::StatusOr<int64_t> UpsertProfile(const ProfileKey& key);
+  absl::StatusOr<int64_t> UpsertCampaign(int64_t profile_id,
+                                         std::string_view label,
+                                         std::string_view host);
+  // Replaces the point if the launch already stored it.
+  absl::Status PutMeasurement(int64_t campaign_id, int launch,
+                              const MeasurementInput& m);
+  // Stores `rules` as the profile's next table version; returns the version.
+  absl::StatusOr<int64_t> AddTable(int64_t profile_id,
+                                   const std::vector<Rule>& rules,
+                                   std::string_view reason);
+  absl::StatusOr<int64_t> AddJobReport(int64_t profile_id,
+                                       std::string_view job_id,
+                                       int64_t table_version,
+                                       const std::vector<JobTimingInput>& t);
+
+  // Reads.
+  absl::StatusOr<std::vector<Profile>> Profiles(std::string_view cluster = "",
+                                                std::string_view library = "");
+  absl::StatusOr<std::optional<Profile>> GetProfile(int64_t id);
+  absl::StatusOr<ProfileCounts> Counts(int64_t profile_id);
+  absl::StatusOr<std::vector<LaunchPoint>> LaunchPoints(int64_t profile_id);
+  absl::StatusOr<std::optional<TableVersion>> CurrentTable(int64_t profile_id);
+  // Raw samples of one stored point (for recomputation and the web view).
+  absl::StatusOr<std::vector<double>> Samples(int64_t campaign_id, int launch,
+                                              Collective c, Algorithm a,
+                                              int64_t msg_bytes);
+
+ private:
+  explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  absl::Status Migrate();
+  absl::Status RequireTransaction() const;
+
+  std::unique_ptr<Database> db_;
+  int schema_version_ = 0;
+  bool in_transaction_ = false;
+};
+
+}  // namespace colltune::db
+
+#endif  // COLLTUNE_DB_STORE_H_
