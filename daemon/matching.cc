@@ -36,14 +36,16 @@ absl::StatusOr<std::vector<db::Profile>> ChooseProfiles(
   std::set<std::pair<std::string, std::string>> libraries;
   for (const db::Profile& p : candidates) {
     if (p.key.cluster != job.cluster) continue;
-    if (!job.library.empty() && (p.key.library != job.library ||
-                                 p.key.library_version != job.library_version)) {
+    if (!job.library.empty() && p.key.library != job.library) continue;
+    if (!job.library_version.empty() &&
+        p.key.library_version != job.library_version) {
       continue;
     }
     same_library.push_back(&p);
     libraries.insert({p.key.library, p.key.library_version});
   }
-  if (job.library.empty() && libraries.size() > 1) {
+  if ((job.library.empty() || job.library_version.empty()) &&
+      libraries.size() > 1) {
     std::string names;
     for (const auto& [name, version] : libraries) {
       names += (names.empty() ? "" : ", ") + name + " " + version;

@@ -18,9 +18,10 @@
 
 namespace colltune::daemon {
 
-// `candidates` are the profiles of the job's cluster; `job.library` may be
-// empty when the caller does not know it, which is fine as long as the
-// cluster's profiles name one library only. nodes and ppn may be 0.
+// `candidates` are the profiles of the job's cluster. `job.library` and
+// `job.library_version` may be empty when the caller (an administrator at the
+// CLI) does not know them: that is fine as long as only one library (and
+// version) matches. nodes and ppn may be 0.
 absl::StatusOr<std::vector<db::Profile>> ChooseProfiles(
     const std::vector<db::Profile>& candidates, const db::ProfileKey& job,
     int max_sections);

@@ -76,7 +76,8 @@ trap _t_cleanup EXIT
 abspath() { readlink -f "$1"; }
 
 # start_daemon COLLTUNED DB SOCKET [ARGS...]: starts colltuned and waits until
-# its socket answers (CLI given as $COLLTUNE_CLI). Sets DAEMON_PID.
+# its socket answers (CLI given as $COLLTUNE_CLI). Sets DAEMON_PID. Call it
+# directly, not through `check` or $(...): a subshell would lose the pid.
 start_daemon() {
   local bin=$1 db=$2 sock=$3
   shift 3

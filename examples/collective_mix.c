@@ -1,0 +1,136 @@
+/* An ordinary MPI application, unaware of colltune: it runs a mix of
+ * collectives at one message size, checks every result, and prints how long
+ * each collective took per call. The README's demo runs it with and without
+ * the shim; the end-to-end tests use it as "a job".
+ *
+ *   mpirun -np 4 collective_mix [--bytes 65536] [--iters 200]
+ *                               [--collectives allreduce,bcast,...]
+ *
+ * Exit status 1 if any result is wrong. */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size;
+
+/* Values every rank can predict: element i of rank r. */
+static double Val(int r, long i) { return (double)((r * 7 + i * 3) % 101); }
+static unsigned char Byte(int r, long i) { return (unsigned char)((r * 31 + i * 7) % 251); }
+
+static int CheckDoubles(const char* what, const double* got, long n, int root_only,
+                        int root, int sum) {
+  if (root_only && rank != root) return 0;
+  for (long i = 0; i < n; ++i) {
+    double want = 0;
+    for (int r = 0; r < size; ++r) want += sum ? Val(r, i) : 0;
+    if (got[i] != want) {
+      fprintf(stderr, "collective_mix: %s wrong at rank %d element %ld: %g != %g\n",
+              what, rank, i, got[i], want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int CheckBytes(const char* what, const unsigned char* got, long n, int from) {
+  for (long i = 0; i < n; ++i) {
+    if (got[i] != Byte(from, i)) {
+      fprintf(stderr, "collective_mix: %s wrong at rank %d byte %ld\n", what, rank, i);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Runs one collective `iters` times; returns wrong results found. */
+static int Run(const char* name, long bytes, int iters, double* seconds) {
+  const long n = bytes / 8 > 0 ? bytes / 8 : 1; /* doubles for reductions */
+  double* dsend = malloc(n * 8);
+  double* drecv = malloc(n * 8);
+  unsigned char* bsend = malloc((size_t)bytes * size + 1);
+  unsigned char* brecv = malloc((size_t)bytes * size + 1);
+  for (long i = 0; i < n; ++i) dsend[i] = Val(rank, i);
+  const int root = size - 1;
+  int wrong = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (int it = 0; it < iters; ++it) {
+    if (!strcmp(name, "allreduce")) {
+      MPI_Allreduce(dsend, drecv, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    } else if (!strcmp(name, "reduce")) {
+      MPI_Reduce(dsend, drecv, (int)n, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+    } else if (!strcmp(name, "bcast")) {
+      if (rank == root) for (long i = 0; i < bytes; ++i) brecv[i] = Byte(root, i);
+      MPI_Bcast(brecv, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD);
+    } else if (!strcmp(name, "gather")) {
+      for (long i = 0; i < bytes; ++i) bsend[i] = Byte(rank, i);
+      MPI_Gather(bsend, (int)bytes, MPI_BYTE, brecv, (int)bytes, MPI_BYTE, root,
+                 MPI_COMM_WORLD);
+    } else if (!strcmp(name, "scatter")) {
+      if (rank == root)
+        for (int r = 0; r < size; ++r)
+          for (long i = 0; i < bytes; ++i) bsend[r * bytes + i] = Byte(r, i);
+      MPI_Scatter(bsend, (int)bytes, MPI_BYTE, brecv, (int)bytes, MPI_BYTE, root,
+                  MPI_COMM_WORLD);
+    } else if (!strcmp(name, "allgather")) {
+      for (long i = 0; i < bytes; ++i) bsend[i] = Byte(rank, i);
+      MPI_Allgather(bsend, (int)bytes, MPI_BYTE, brecv, (int)bytes, MPI_BYTE,
+                    MPI_COMM_WORLD);
+    } else {
+      if (rank == 0) fprintf(stderr, "collective_mix: unknown collective %s\n", name);
+      return 1;
+    }
+  }
+  *seconds = (MPI_Wtime() - t0) / iters;
+  if (!strcmp(name, "allreduce")) wrong += CheckDoubles(name, drecv, n, 0, root, 1);
+  if (!strcmp(name, "reduce")) wrong += CheckDoubles(name, drecv, n, 1, root, 1);
+  if (!strcmp(name, "bcast")) wrong += CheckBytes(name, brecv, bytes, root);
+  if (!strcmp(name, "scatter")) wrong += CheckBytes(name, brecv, bytes, rank);
+  if (!strcmp(name, "gather") && rank == root)
+    for (int r = 0; r < size; ++r) wrong += CheckBytes(name, brecv + r * bytes, bytes, r);
+  if (!strcmp(name, "allgather"))
+    for (int r = 0; r < size; ++r) wrong += CheckBytes(name, brecv + r * bytes, bytes, r);
+  free(dsend); free(drecv); free(bsend); free(brecv);
+  return wrong;
+}
+
+int main(int argc, char** argv) {
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  long bytes = 65536;
+  int iters = 200;
+  char collectives[256] = "allreduce,bcast,reduce,gather,scatter,allgather";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--bytes")) bytes = atol(argv[i + 1]);
+    else if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--collectives")) {
+      strncpy(collectives, argv[i + 1], sizeof collectives - 1);
+    }
+  }
+  if (bytes < 1 || iters < 1) {
+    if (rank == 0) fprintf(stderr, "collective_mix: --bytes and --iters must be positive\n");
+    MPI_Finalize();
+    return 2;
+  }
+  int wrong = 0;
+  double total = 0;
+  for (char* name = strtok(collectives, ","); name; name = strtok(NULL, ",")) {
+    double seconds = 0;
+    wrong += Run(name, bytes, iters, &seconds);
+    double slowest = 0;
+    MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    total += slowest * iters;
+    if (rank == 0) printf("%-10s %8ld B  %10.2f us/call\n", name, bytes, slowest * 1e6);
+  }
+  int all_wrong = 0;
+  MPI_Allreduce(&wrong, &all_wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("total %.3f ms, results %s\n", total * 1e3, all_wrong ? "WRONG" : "verified");
+  }
+  MPI_Finalize();
+  return all_wrong ? 1 : 0;
+}

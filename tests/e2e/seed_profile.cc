@@ -1,0 +1,86 @@
+// Test helper: uploads a synthetic, deterministic profile for the context of
+// the job it runs in (library, version, ranks, nodes, ppn as the shim will
+// detect them), so that end-to-end tests know which algorithm the daemon's
+// table must pick.
+//
+//   mpirun -np 4 seed_profile --server ADDR allreduce:allreduce_as_reduce_bcast:65536 ...
+//
+// For each collective named, `default` takes 10 us at every size of the grid
+// (8, 1024, 65536, 1048576 bytes); the named algorithm takes 5 us at the named
+// sizes and 20 us elsewhere.
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/upload.h"
+#include "common/catalog.h"
+#include "shim/runtime/context.h"
+
+int main(int argc, char** argv) {
+  PMPI_Init(&argc, &argv);
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  colltune::shim::JobContext context;
+  colltune::shim::DetectContext(MPI_COMM_WORLD, &context);
+  int code = 0;
+  if (rank == 0) {
+    std::string server;
+    // collective -> algorithm -> sizes where it wins
+    std::map<std::string, std::map<std::string, std::set<int64_t>>> wins;
+    for (int i = 1; i < argc; ++i) {
+      std::string arg = argv[i];
+      if (arg == "--server" && i + 1 < argc) {
+        server = argv[++i];
+        continue;
+      }
+      std::stringstream in(arg);
+      std::string coll, alg, bytes;
+      std::getline(in, coll, ':');
+      std::getline(in, alg, ':');
+      std::getline(in, bytes, ':');
+      wins[coll][alg].insert(std::stoll(bytes));
+    }
+    colltune::v1::UploadMeasurementsRequest base;
+    colltune::v1::Context* ctx = base.mutable_context();
+    ctx->set_library(context.library);
+    ctx->set_library_version(context.library_version);
+    ctx->set_comm_size(context.comm_size);
+    ctx->set_nodes(context.nodes);
+    ctx->set_ppn(context.ppn);
+    base.set_campaign("seed_profile");
+    std::vector<colltune::v1::Measurement> points;
+    for (const auto& [coll, algs] : wins) {
+      for (int64_t bytes : {8, 1024, 65536, 1048576}) {
+        auto add = [&](const std::string& alg, double seconds) {
+          colltune::v1::Measurement m;
+          m.set_collective(coll);
+          m.set_algorithm(alg);
+          m.set_msg_bytes(bytes);
+          for (int r = 0; r < 5; ++r) m.add_samples(seconds);
+          points.push_back(m);
+        };
+        add("default", 10e-6);
+        for (const auto& [alg, sizes] : algs) {
+          add(alg, sizes.count(bytes) ? 5e-6 : 20e-6);
+        }
+      }
+    }
+    int64_t version = 0;
+    absl::Status s = colltune::bench::Upload({server, 5000}, base, points, &version);
+    if (!s.ok()) {
+      fprintf(stderr, "seed_profile: %s\n", std::string(s.message()).c_str());
+      code = 1;
+    } else {
+      printf("seeded %zu points for %s %s on %d processes; table version %lld\n",
+             points.size(), context.library.c_str(),
+             context.library_version.c_str(), context.comm_size,
+             static_cast<long long>(version));
+    }
+  }
+  PMPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  PMPI_Finalize();
+  return code;
+}

@@ -1,0 +1,80 @@
+// The catalogue, library identification and statistics.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "common/catalog.h"
+#include "common/library_id.h"
+#include "common/stats.h"
+
+namespace colltune {
+namespace {
+
+TEST(Catalog, NamesRoundTripAndAreUnique) {
+  std::set<std::string_view> names;
+  for (int a = 0; a < kNumAlgorithms; ++a) {
+    const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
+    EXPECT_EQ(IndexOf(info.id), a) << "table order matches the enum";
+    EXPECT_TRUE(names.insert(info.name).second) << info.name;
+    EXPECT_EQ(ParseAlgorithm(info.name), info.id);
+    if (info.id != Algorithm::kDefault) {
+      // Contract names start with the collective they implement.
+      std::string prefix(InfoOf(info.collective).name);
+      prefix.erase(std::remove(prefix.begin(), prefix.end(), '_'), prefix.end());
+      EXPECT_EQ(std::string(info.name).rfind(prefix + "_as_", 0), 0u) << info.name;
+    }
+  }
+  for (int c = 0; c < kNumCollectives; ++c) {
+    const CollectiveInfo& info = InfoOf(static_cast<Collective>(c));
+    EXPECT_EQ(IndexOf(info.id), c);
+    EXPECT_EQ(ParseCollective(info.name), info.id);
+    EXPECT_TRUE(Implements(Algorithm::kDefault, info.id));
+  }
+  EXPECT_FALSE(ParseAlgorithm("Default").has_value());
+  EXPECT_FALSE(ParseCollective("MPI_Allreduce").has_value());
+  EXPECT_FALSE(Implements(Algorithm::kGatherAsGatherv, Collective::kScatter));
+}
+
+TEST(LibraryId, KnownLibraries) {
+  LibraryId ompi = ParseLibraryVersion(
+      "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: "
+      "v4.1.4, May 26, 2022");
+  EXPECT_EQ(ompi.name, "Open MPI");
+  EXPECT_EQ(ompi.version, "4.1.4");
+  LibraryId mpich = ParseLibraryVersion(
+      "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022");
+  EXPECT_EQ(mpich.name, "MPICH");
+  EXPECT_EQ(mpich.version, "4.0.2");
+  LibraryId intel =
+      ParseLibraryVersion("Intel(R) MPI Library 2021.10 for Linux* OS\n");
+  EXPECT_EQ(intel.name, "Intel MPI");
+  EXPECT_EQ(intel.version, "2021.10");
+  LibraryId mvapich = ParseLibraryVersion("MVAPICH2 Version      :\t2.3.7\n");
+  EXPECT_EQ(mvapich.name, "MVAPICH2");
+  EXPECT_EQ(mvapich.version, "2.3.7");
+}
+
+TEST(LibraryId, UnknownLibraryIsItsFirstPrintableLine) {
+  LibraryId x = ParseLibraryVersion("Acme\x01MPI 9   \nsecond line");
+  EXPECT_EQ(x.name, "Acme MPI 9");
+  EXPECT_EQ(x.version, "");
+  EXPECT_EQ(ParseLibraryVersion(std::string(200, 'z')).name.size(), 64u);
+}
+
+TEST(Stats, MedianAndSummary) {
+  EXPECT_DOUBLE_EQ(Median({}), 0);
+  EXPECT_DOUBLE_EQ(Median({3}), 3);
+  EXPECT_DOUBLE_EQ(Median({5, 1, 3}), 3);
+  EXPECT_DOUBLE_EQ(Median({4, 1, 3, 2}), 2.5);
+  Summary s = Summarize({2, 4, 4, 4, 5, 5, 7, 9});
+  EXPECT_EQ(s.n, 8);
+  EXPECT_DOUBLE_EQ(s.mean, 5);
+  EXPECT_DOUBLE_EQ(s.min, 2);
+  EXPECT_DOUBLE_EQ(s.max, 9);
+  EXPECT_DOUBLE_EQ(s.median, 4.5);
+  EXPECT_NEAR(s.stddev, 2.138, 1e-3);  // sample standard deviation
+}
+
+}  // namespace
+}  // namespace colltune

@@ -1,0 +1,376 @@
+// colltuned's service over a real gRPC server on a unix socket, backed by a
+// real SQLite file, exercised with the real client stub.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "client/client.h"
+#include "daemon/service.h"
+#include "daemon/tuner.h"
+#include "db/store.h"
+
+namespace colltune::daemon {
+namespace {
+
+class DaemonTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/colltune-unit.XXXXXX";  // unix socket paths are short
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    dir_ = dir;
+    Start();
+  }
+  void TearDown() override {
+    Stop();
+    std::system(("rm -rf " + dir_).c_str());
+  }
+  void Start() {
+    auto store = db::Store::Open(dir_ + "/colltune.db");
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = std::move(*store);
+    TunerOptions options;
+    options.cluster = "testcluster";
+    tuner_ = std::make_unique<Tuner>(store_.get(), options);
+    service_ = std::make_unique<TuningService>(tuner_.get());
+    auto server = StartServer(Address(), service_.get());
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = std::move(*server);
+    stub_ = client::Connect(Address());
+  }
+  void Stop() {
+    if (server_) server_->Shutdown();
+    server_.reset();
+    service_.reset();
+    tuner_.reset();
+    store_.reset();
+  }
+  std::string Address() const { return "unix:" + dir_ + "/d.sock"; }
+
+  static v1::Context Ctx(int comm_size, int nodes = 1, int ppn = 0) {
+    v1::Context c;
+    c.set_library("Open MPI");
+    c.set_library_version("4.1.4");
+    c.set_comm_size(comm_size);
+    c.set_nodes(nodes);
+    c.set_ppn(ppn ? ppn : comm_size);
+    return c;
+  }
+
+  static v1::UploadMeasurementsRequest Upload(int comm_size) {
+    v1::UploadMeasurementsRequest r;
+    *r.mutable_context() = Ctx(comm_size);
+    r.set_campaign("test");
+    r.set_launch(0);
+    for (int64_t bytes : {8, 65536}) {
+      v1::Measurement* d = r.add_measurements();
+      d->set_collective("allreduce");
+      d->set_algorithm("default");
+      d->set_msg_bytes(bytes);
+      for (int i = 0; i < 5; ++i) d->add_samples(1e-5);
+      v1::Measurement* m = r.add_measurements();
+      m->set_collective("allreduce");
+      m->set_algorithm("allreduce_as_reduce_bcast");
+      m->set_msg_bytes(bytes);
+      // Twice as fast at 64 KiB, slower at 8 B.
+      for (int i = 0; i < 5; ++i) m->add_samples(bytes == 8 ? 2e-5 : 5e-6);
+    }
+    return r;
+  }
+
+  grpc::Status Send(const v1::UploadMeasurementsRequest& r,
+                    v1::UploadMeasurementsResponse* out = nullptr) {
+    v1::UploadMeasurementsResponse ignored;
+    grpc::ClientContext ctx;
+    return stub_->UploadMeasurements(&ctx, r, out ? out : &ignored);
+  }
+
+  v1::GetTableResponse Table(int comm_size) {
+    v1::GetTableRequest r;
+    *r.mutable_context() = Ctx(comm_size);
+    v1::GetTableResponse out;
+    grpc::ClientContext ctx;
+    grpc::Status s = stub_->GetTable(&ctx, r, &out);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return out;
+  }
+
+  int ProfileCount() {
+    v1::ListProfilesResponse out;
+    grpc::ClientContext ctx;
+    EXPECT_TRUE(stub_->ListProfiles(&ctx, {}, &out).ok());
+    return out.profiles_size();
+  }
+
+  std::string dir_;
+  std::unique_ptr<db::Store> store_;
+  std::unique_ptr<Tuner> tuner_;
+  std::unique_ptr<TuningService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::Tuning::Stub> stub_;
+};
+
+TEST_F(DaemonTest, UploadProducesATableWithTheWinnerRange) {
+  v1::UploadMeasurementsResponse out;
+  ASSERT_TRUE(Send(Upload(4), &out).ok());
+  EXPECT_EQ(out.stored(), 4);
+  EXPECT_EQ(out.table_version(), 1);
+  EXPECT_TRUE(out.table_changed());
+
+  v1::GetTableResponse t = Table(4);
+  EXPECT_EQ(t.table().context().cluster(), "testcluster");
+  ASSERT_EQ(t.table().sections_size(), 1);
+  const v1::TableSection& s = t.table().sections(0);
+  EXPECT_EQ(s.comm_size(), 4);
+  EXPECT_EQ(s.version(), 1);
+  ASSERT_EQ(s.rules_size(), 2);
+  EXPECT_EQ(s.rules(0).algorithm(), "default");
+  EXPECT_EQ(s.rules(1).algorithm(), "allreduce_as_reduce_bcast");
+  EXPECT_EQ(s.rules(1).min_bytes(), 725);  // ceil(sqrt(8 * 65536))
+  EXPECT_EQ(s.rules(1).max_bytes(), -1);
+  EXPECT_NEAR(s.rules(1).speedup(), 2.0, 1e-6);
+
+  // The same upload again decides the same: no new version.
+  ASSERT_TRUE(Send(Upload(4), &out).ok());
+  EXPECT_EQ(out.table_version(), 1);
+  EXPECT_FALSE(out.table_changed());
+}
+
+TEST_F(DaemonTest, NearestCommSizeWithinAFactorOfTwoElseEmpty) {
+  ASSERT_TRUE(Send(Upload(4)).ok());
+  ASSERT_TRUE(Send(Upload(16)).ok());
+  std::vector<std::string> warnings;
+  for (int want : {3, 4, 7, 8}) {
+    auto table = client::TableFromProto(Table(want).table(), &warnings);
+    ASSERT_TRUE(table.ok());
+    ASSERT_NE(SelectSection(*table, want), nullptr) << want;
+    EXPECT_EQ(SelectSection(*table, want)->comm_size, 4u) << want;
+  }
+  for (int want : {9, 12, 32}) {
+    auto table = client::TableFromProto(Table(want).table(), &warnings);
+    ASSERT_TRUE(table.ok());
+    ASSERT_NE(SelectSection(*table, want), nullptr) << want;
+    EXPECT_EQ(SelectSection(*table, want)->comm_size, 16u) << want;
+  }
+  for (int want : {1, 33, 1000}) {
+    auto table = client::TableFromProto(Table(want).table(), &warnings);
+    ASSERT_TRUE(table.ok());
+    EXPECT_EQ(SelectSection(*table, want), nullptr) << want;
+  }
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST_F(DaemonTest, TablesAreScopedToClusterAndLibrary) {
+  ASSERT_TRUE(Send(Upload(4)).ok());
+  v1::GetTableRequest r;
+  *r.mutable_context() = Ctx(4);
+  r.mutable_context()->set_library("MPICH");
+  r.mutable_context()->set_library_version("4.0.2");
+  v1::GetTableResponse out;
+  grpc::ClientContext c1;
+  ASSERT_TRUE(stub_->GetTable(&c1, r, &out).ok());
+  EXPECT_EQ(out.table().sections_size(), 0);
+  r.mutable_context()->set_library("Open MPI");
+  r.mutable_context()->set_library_version("4.1.4");
+  r.mutable_context()->set_cluster("elsewhere");
+  grpc::ClientContext c2;
+  ASSERT_TRUE(stub_->GetTable(&c2, r, &out).ok());
+  EXPECT_EQ(out.table().sections_size(), 0);
+}
+
+TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
+  struct Bad {
+    std::function<void(v1::UploadMeasurementsRequest*)> mutate;
+    std::string message;
+  };
+  const std::vector<Bad> cases = {
+      {[](auto* r) { r->mutable_measurements(1)->set_msg_bytes(-1); },
+       "measurements[1].msg_bytes"},
+      {[](auto* r) { r->mutable_measurements(0)->set_collective("allreducex"); },
+       "unknown collective"},
+      {[](auto* r) { r->mutable_measurements(3)->set_algorithm("turbo"); },
+       "unknown algorithm"},
+      {[](auto* r) { r->mutable_measurements(3)->set_algorithm("gather_as_gatherv"); },
+       "does not implement"},
+      {[](auto* r) { r->mutable_measurements(2)->set_samples(4, std::nan("")); },
+       "measurements[2].samples[4] = NaN"},
+      {[](auto* r) { r->mutable_measurements(2)->set_samples(0, -1e-6); },
+       "samples[0]"},
+      {[](auto* r) { r->mutable_measurements(2)->set_samples(0, INFINITY); },
+       "samples[0]"},
+      {[](auto* r) { r->mutable_measurements(2)->clear_samples(); },
+       "samples must hold"},
+      {[](auto* r) { *r->add_measurements() = r->measurements(0); }, "repeats"},
+      {[](auto* r) { r->clear_measurements(); }, "measurements must hold"},
+      {[](auto* r) { r->clear_context(); }, "context is required"},
+      {[](auto* r) { r->mutable_context()->set_comm_size(-4); }, "comm_size"},
+      {[](auto* r) { r->mutable_context()->set_nodes(5); }, "nodes"},
+      {[](auto* r) { r->mutable_context()->set_ppn(0); }, "ppn"},
+      {[](auto* r) { r->mutable_context()->set_library(""); }, "library is required"},
+      {[](auto* r) { r->mutable_context()->set_cluster("a\nb"); }, "printable"},
+      {[](auto* r) { r->mutable_context()->set_cluster(std::string(200, 'x')); },
+       "longer"},
+      {[](auto* r) { r->set_campaign(""); }, "campaign is required"},
+      {[](auto* r) { r->set_launch(-1); }, "launch"},
+  };
+  for (const Bad& bad : cases) {
+    v1::UploadMeasurementsRequest r = Upload(4);
+    bad.mutate(&r);
+    grpc::Status s = Send(r);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad.message;
+    EXPECT_NE(s.error_message().find(bad.message), std::string::npos)
+        << "got: " << s.error_message();
+  }
+  EXPECT_EQ(ProfileCount(), 0) << "nothing partial was written";
+}
+
+TEST_F(DaemonTest, OversizePayloadsAreRefusedBeforeParsing) {
+  v1::UploadMeasurementsRequest r = Upload(4);
+  v1::Measurement* m = r.mutable_measurements(0);
+  for (int i = 0; i < 2'200'000; ++i) m->add_samples(1e-6);  // > 16 MiB
+  grpc::Status s = Send(r);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << s.error_message();
+  // Below the byte limit but above the sample limit: the validator says so.
+  r = Upload(4);
+  for (int i = 0; i < 100'001; ++i) r.mutable_measurements(0)->add_samples(1e-6);
+  s = Send(r);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("samples must hold"), std::string::npos);
+  EXPECT_EQ(ProfileCount(), 0);
+}
+
+TEST_F(DaemonTest, HostileButPrintableNamesAreStoredAsText) {
+  v1::UploadMeasurementsRequest r = Upload(4);
+  r.mutable_context()->set_cluster("<script>alert(1)</script>");
+  ASSERT_TRUE(Send(r).ok());
+  v1::ListProfilesResponse out;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &out).ok());
+  ASSERT_EQ(out.profiles_size(), 1);
+  EXPECT_EQ(out.profiles(0).context().cluster(), "<script>alert(1)</script>");
+}
+
+TEST_F(DaemonTest, JobReportsAreValidatedAndStored) {
+  v1::ReportJobRequest r;
+  *r.mutable_context() = Ctx(4);
+  r.set_job_id("slurm-123");
+  r.set_table_version(1);
+  v1::JobTiming* t = r.add_timings();
+  t->set_collective("allreduce");
+  t->set_algorithm("allreduce_as_reduce_bcast");
+  t->set_min_bytes(1024);
+  t->set_max_bytes(4096);
+  t->set_calls(100);
+  t->set_timed_calls(10);
+  t->set_total_seconds(0.001);
+  v1::ReportJobResponse out;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ReportJob(&ctx, r, &out).ok());
+    EXPECT_GT(out.report_id(), 0);
+  }
+  r.mutable_timings(0)->set_timed_calls(101);
+  {
+    grpc::ClientContext ctx;
+    grpc::Status s = stub_->ReportJob(&ctx, r, &out);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(s.error_message().find("timings[0]"), std::string::npos);
+  }
+  r.mutable_timings(0)->set_timed_calls(1);
+  r.mutable_timings(0)->set_total_seconds(std::nan(""));
+  {
+    grpc::ClientContext ctx;
+    EXPECT_EQ(stub_->ReportJob(&ctx, r, &out).error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  v1::ListProfilesResponse list;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
+  ASSERT_EQ(list.profiles_size(), 1);
+  EXPECT_EQ(list.profiles(0).job_reports(), 1);
+}
+
+TEST_F(DaemonTest, ProfilesAndPointSummaries) {
+  ASSERT_TRUE(Send(Upload(4)).ok());
+  v1::UploadMeasurementsRequest second = Upload(4);
+  second.set_launch(1);
+  ASSERT_TRUE(Send(second).ok());
+  v1::ListProfilesResponse list;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
+  }
+  ASSERT_EQ(list.profiles_size(), 1);
+  const v1::ProfileSummary& p = list.profiles(0);
+  EXPECT_EQ(p.campaigns(), 1);
+  EXPECT_EQ(p.launches(), 2);
+  EXPECT_EQ(p.measurements(), 8);
+  EXPECT_EQ(p.rules_not_default(), 1);
+  v1::GetProfileRequest get;
+  get.set_id(p.id());
+  v1::GetProfileResponse out;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->GetProfile(&ctx, get, &out).ok());
+  }
+  ASSERT_EQ(out.points_size(), 4);
+  EXPECT_EQ(out.points(0).launches(), 2);
+  EXPECT_EQ(out.points(0).samples(), 10);
+  EXPECT_EQ(out.table().rules_size(), 2);
+  get.set_id(999);
+  grpc::ClientContext ctx;
+  EXPECT_EQ(stub_->GetProfile(&ctx, get, &out).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(DaemonTest, ARestartedDaemonServesTheSameTable) {
+  ASSERT_TRUE(Send(Upload(4)).ok());
+  const std::string before = Table(4).DebugString();
+  Stop();
+  Start();
+  EXPECT_EQ(Table(4).DebugString(), before);
+  EXPECT_EQ(ProfileCount(), 1);
+}
+
+TEST_F(DaemonTest, ALiveSocketIsNotStolen) {
+  TuningService other(tuner_.get());
+  auto second = StartServer(Address(), &other);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(std::string(second.status().message()).find("another daemon"),
+            std::string::npos);
+}
+
+TEST(ClientTable, NonsenseFromADaemonIsRejectedOrNeutralized) {
+  std::vector<std::string> warnings;
+  v1::DecisionTable t;
+  v1::TableSection* s = t.add_sections();
+  s->set_comm_size(4);
+  v1::Rule* r = s->add_rules();
+  r->set_collective("bcast");
+  r->set_min_bytes(0);
+  r->set_max_bytes(-1);
+  r->set_algorithm("bcast_from_the_future");
+  auto ok = client::TableFromProto(t, &warnings);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_TRUE(ok->sections[0].rules.empty()) << "unknown algorithm dropped";
+  EXPECT_EQ(warnings.size(), 1u);
+
+  r->set_algorithm("default");
+  r->set_collective("bcast 0 inf bcast_as_scatter_allgather\nforce gather");
+  EXPECT_FALSE(client::TableFromProto(t, &warnings).ok()) << "no injection";
+  r->set_collective("bcast");
+  r->set_min_bytes(-5);
+  EXPECT_FALSE(client::TableFromProto(t, &warnings).ok());
+  r->set_min_bytes(0);
+  *s->add_rules() = *r;  // overlapping
+  EXPECT_FALSE(client::TableFromProto(t, &warnings).ok());
+  s->mutable_rules()->RemoveLast();
+  s->set_comm_size(0);
+  EXPECT_FALSE(client::TableFromProto(t, &warnings).ok());
+}
+
+}  // namespace
+}  // namespace colltune::daemon

@@ -1,0 +1,182 @@
+// The store against a real SQLite file.
+#include "db/store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace colltune::db {
+namespace {
+
+std::string TempPath(const std::string& name) {
+  const char* dir = getenv("TEST_TMPDIR");
+  std::string path = std::string(dir ? dir : "/tmp") + "/" + name;
+  std::remove(path.c_str());
+  std::remove((path + "-wal").c_str());
+  std::remove((path + "-shm").c_str());
+  return path;
+}
+
+ProfileKey Key(int comm_size) {
+  return ProfileKey{"cluster-a", "Open MPI", "4.1.4", comm_size, 1, comm_size};
+}
+
+// Raw SQL, bypassing the store, to see what is really in the file.
+int64_t CountRows(const std::string& path, const std::string& table) {
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, ("SELECT COUNT(*) FROM " + table).c_str(), -1, &st,
+                     nullptr);
+  int64_t n = -1;
+  if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return n;
+}
+
+TEST(Store, CreatesTheSchemaInWalModeWithAMigrationRecord) {
+  const std::string path = TempPath("create.db");
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->schema_version(), Store::LatestSchemaVersion());
+  EXPECT_EQ(CountRows(path, "schema_migrations"), Store::LatestSchemaVersion());
+  EXPECT_EQ(CountRows(path, "profiles"), 0);
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, nullptr);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "wal");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+TEST(Store, ReopeningKeepsEverything) {
+  const std::string path = TempPath("reopen.db");
+  int64_t profile = 0;
+  {
+    auto store = Store::Open(path);
+    ASSERT_TRUE(store.ok()) << store.status();
+    Store& s = **store;
+    ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                   auto p = s.UpsertProfile(Key(4));
+                   if (!p.ok()) return p.status();
+                   profile = *p;
+                   auto c = s.UpsertCampaign(profile, "c1", "host");
+                   if (!c.ok()) return c.status();
+                   MeasurementInput m{Collective::kBcast, Algorithm::kDefault,
+                                      64, {1e-6, 3e-6, 2e-6}};
+                   if (auto e = s.PutMeasurement(*c, 0, m); !e.ok()) return e;
+                   Rule r{Collective::kBcast, 0, kNoUpperBound,
+                          Algorithm::kBcastAsScatterAllgather, 1.3};
+                   return s.AddTable(profile, {r}, "test").status();
+                 }).ok());
+  }
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  Store& s = **store;
+  EXPECT_EQ(s.schema_version(), Store::LatestSchemaVersion());
+  auto profiles = s.Profiles();
+  ASSERT_TRUE(profiles.ok());
+  ASSERT_EQ(profiles->size(), 1u);
+  EXPECT_EQ((*profiles)[0].key.comm_size, 4);
+  auto points = s.LaunchPoints(profile);
+  ASSERT_TRUE(points.ok());
+  ASSERT_EQ(points->size(), 1u);
+  EXPECT_EQ((*points)[0].nrep, 3);
+  EXPECT_NEAR((*points)[0].median, 2e-6, 1e-12);
+  auto table = s.CurrentTable(profile);
+  ASSERT_TRUE(table.ok());
+  ASSERT_TRUE(table->has_value());
+  EXPECT_EQ((*table)->version, 1);
+  ASSERT_EQ((*table)->rules.size(), 1u);
+  EXPECT_EQ((*table)->rules[0].algorithm, Algorithm::kBcastAsScatterAllgather);
+  EXPECT_EQ((*table)->rules[0].max_bytes, kNoUpperBound);
+  auto samples = s.Samples(points->at(0).campaign_id, 0, Collective::kBcast,
+                           Algorithm::kDefault, 64);
+  ASSERT_TRUE(samples.ok());
+  ASSERT_EQ(samples->size(), 3u);
+  EXPECT_NEAR((*samples)[1], 3e-6, 1e-12) << "float32 keeps ~7 digits";
+}
+
+TEST(Store, WritesOutsideATransactionAreRefused) {
+  auto store = Store::Open(TempPath("notx.db"));
+  ASSERT_TRUE(store.ok());
+  auto p = (*store)->UpsertProfile(Key(2));
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(Store, AFailedTransactionLeavesNothing) {
+  const std::string path = TempPath("rollback.db");
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  absl::Status st = s.InTransaction([&]() -> absl::Status {
+    auto p = s.UpsertProfile(Key(8));
+    if (!p.ok()) return p.status();
+    auto c = s.UpsertCampaign(*p, "c", "h");
+    if (!c.ok()) return c.status();
+    return absl::InvalidArgumentError("the third point was bad");
+  });
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CountRows(path, "profiles"), 0);
+  EXPECT_EQ(CountRows(path, "campaigns"), 0);
+}
+
+TEST(Store, TableVersionsIncreaseAndRelaunchedPointsAreReplaced) {
+  auto store = Store::Open(TempPath("versions.db"));
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  int64_t profile = 0;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 int64_t c = *s.UpsertCampaign(profile, "c", "h");
+                 MeasurementInput m{Collective::kBcast, Algorithm::kDefault, 8, {1}};
+                 if (auto e = s.PutMeasurement(c, 0, m); !e.ok()) return e;
+                 m.samples = {5, 5};
+                 if (auto e = s.PutMeasurement(c, 0, m); !e.ok()) return e;
+                 if (auto e = s.PutMeasurement(c, 1, m); !e.ok()) return e;
+                 EXPECT_EQ(*s.AddTable(profile, {}, "one"), 1);
+                 EXPECT_EQ(*s.AddTable(profile, {}, "two"), 2);
+                 EXPECT_EQ(*s.UpsertProfile(Key(4)), profile) << "same context";
+                 return absl::OkStatus();
+               }).ok());
+  auto points = s.LaunchPoints(profile);
+  ASSERT_TRUE(points.ok());
+  ASSERT_EQ(points->size(), 2u) << "launch 0 replaced, launch 1 added";
+  EXPECT_EQ((*points)[0].nrep, 2);
+  EXPECT_EQ((*s.CurrentTable(profile))->version, 2);
+  EXPECT_EQ((*s.CurrentTable(profile))->reason, "two");
+  auto counts = s.Counts(profile);
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->campaigns, 1);
+  EXPECT_EQ(counts->launches, 2);
+  EXPECT_EQ(counts->measurements, 2);
+}
+
+TEST(Store, RefusesADatabaseFromTheFuture) {
+  const std::string path = TempPath("future.db");
+  { ASSERT_TRUE(Store::Open(path).ok()); }
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_exec(db,
+               "INSERT INTO schema_migrations VALUES (999, 'future', 'now')",
+               nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  auto store = Store::Open(path);
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(std::string(store.status().message()).find("newer"), std::string::npos);
+}
+
+TEST(Store, UnopenablePathIsAClearError) {
+  auto store = Store::Open("/nonexistent-dir/x/colltune.db");
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(std::string(store.status().message()).find("/nonexistent-dir/x"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace colltune::db

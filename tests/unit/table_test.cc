@@ -1,0 +1,149 @@
+#include "common/table.h"
+
+#include <gtest/gtest.h>
+
+namespace colltune {
+namespace {
+
+Table Parse(const std::string& text) {
+  Table t;
+  std::string error;
+  EXPECT_TRUE(ParseTable(text, &t, &error)) << error;
+  return t;
+}
+
+std::string ParseError(const std::string& text) {
+  Table t;
+  std::string error;
+  EXPECT_FALSE(ParseTable(text, &t, &error)) << "accepted: " << text;
+  return error;
+}
+
+TEST(TableText, ParsesSectionsRulesForceAndComments) {
+  Table t = Parse(
+      "# a comment\n"
+      "colltune-table 1\n"
+      "force bcast bcast_as_scatter_allgather  # trailing comment\n"
+      "section 8 profile=3 version=7\n"
+      "allreduce 1024 inf allreduce_as_reduce_bcast 1.5\n"
+      "allreduce 0 1023 default\n"
+      "section *\n"
+      "gather 0 inf gather_as_gatherv\n");
+  ASSERT_EQ(t.sections.size(), 2u);
+  EXPECT_EQ(t.sections[0].comm_size, 0u) << "'*' sorts first";
+  EXPECT_EQ(t.sections[1].comm_size, 8u);
+  EXPECT_EQ(t.sections[1].profile_id, 3);
+  EXPECT_EQ(t.sections[1].version, 7);
+  ASSERT_EQ(t.sections[1].rules.size(), 2u);
+  EXPECT_EQ(t.sections[1].rules[0].min_bytes, 0u) << "rules sorted by size";
+  EXPECT_EQ(t.sections[1].rules[1].algorithm, Algorithm::kAllreduceAsReduceBcast);
+  EXPECT_EQ(t.sections[1].rules[1].max_bytes, kNoUpperBound);
+  EXPECT_DOUBLE_EQ(t.sections[1].rules[1].speedup, 1.5);
+  EXPECT_EQ(t.forced[IndexOf(Collective::kBcast)],
+            Algorithm::kBcastAsScatterAllgather);
+  EXPECT_FALSE(t.forced[IndexOf(Collective::kAllreduce)].has_value());
+}
+
+TEST(TableText, FormatRoundTrips) {
+  Table t = Parse(
+      "colltune-table 1\nforce gather gather_as_gatherv\n"
+      "section 4 profile=1 version=2\n"
+      "allreduce 0 8191 default\n"
+      "allreduce 8192 262143 allreduce_as_reduce_bcast 1.449\n"
+      "allreduce 262144 inf default\n");
+  Table again = Parse(FormatTable(t));
+  EXPECT_EQ(FormatTable(again), FormatTable(t));
+  ASSERT_EQ(again.sections.size(), 1u);
+  EXPECT_EQ(again.sections[0].rules.size(), 3u);
+  EXPECT_EQ(again.forced[IndexOf(Collective::kGather)], Algorithm::kGatherAsGatherv);
+}
+
+TEST(TableText, RejectsMalformedInputWithTheLine) {
+  EXPECT_NE(ParseError("").find("empty"), std::string::npos);
+  EXPECT_NE(ParseError("section 4\n").find("line 1"), std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 2\n").find("version"), std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nallreduce 0 inf default\n")
+                .find("before any 'section'"),
+            std::string::npos);
+  const std::string unknown =
+      ParseError("colltune-table 1\nsection 4\nallreduce 0 inf fastest_ever\n");
+  EXPECT_NE(unknown.find("line 3"), std::string::npos);
+  EXPECT_NE(unknown.find("unknown algorithm 'fastest_ever'"), std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nsection 4\nbcast 0 inf gather_as_gatherv\n")
+                .find("does not implement"),
+            std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nsection 4\nbcast -1 inf default\n")
+                .find("min_bytes"),
+            std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nsection 4\nbcast 9 3 default\n")
+                .find("smaller"),
+            std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nsection 0\n").find("positive"),
+            std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nsection 4\nsection 4\n").find("twice"),
+            std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nsection 4\nbcast 0 100 default\n"
+                       "bcast 50 inf bcast_as_scatter_allgather\n")
+                .find("overlap"),
+            std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nsection 4\nbcast 0 inf default nan\n")
+                .find("speedup"),
+            std::string::npos);
+  EXPECT_NE(ParseError(std::string("colltune-table 1\nsec\0tion 4\n", 26))
+                .find("NUL"),
+            std::string::npos);
+}
+
+TEST(TableText, RejectsOversizeTables) {
+  std::string big = "colltune-table 1\n";
+  big.append(kMaxTableTextBytes, '#');
+  EXPECT_NE(ParseError(big).find("limit"), std::string::npos);
+}
+
+TEST(TableText, ParsingLeavesTheOutputUntouchedOnError) {
+  Table t = Parse("colltune-table 1\nsection 2\nbcast 0 inf default\n");
+  std::string error;
+  EXPECT_FALSE(ParseTable("colltune-table 1\nsection x\n", &t, &error));
+  ASSERT_EQ(t.sections.size(), 1u);
+  EXPECT_EQ(t.sections[0].comm_size, 2u);
+}
+
+TEST(SelectSection, ExactThenNearestOnLogScaleWithinFactorTwo) {
+  Table t = Parse("colltune-table 1\nsection 4\nsection 16\nsection 24\n");
+  EXPECT_EQ(SelectSection(t, 4)->comm_size, 4u);
+  EXPECT_EQ(SelectSection(t, 7)->comm_size, 4u);    // 7/4 < 16/7
+  EXPECT_EQ(SelectSection(t, 8)->comm_size, 4u);    // tie 8/4 = 16/8: smaller
+  EXPECT_EQ(SelectSection(t, 9)->comm_size, 16u);   // 16/9 < 9/4 (out anyway)
+  EXPECT_EQ(SelectSection(t, 20)->comm_size, 24u);  // 24/20 < 20/16
+  EXPECT_EQ(SelectSection(t, 2)->comm_size, 4u);    // factor 2 exactly
+  EXPECT_EQ(SelectSection(t, 1), nullptr);          // 4/1 beyond factor 2
+  EXPECT_EQ(SelectSection(t, 49), nullptr);         // 49/24 beyond factor 2
+}
+
+TEST(SelectSection, WildcardIsTheLastResort) {
+  Table t = Parse("colltune-table 1\nsection *\nsection 64\n");
+  EXPECT_EQ(SelectSection(t, 64)->comm_size, 64u);
+  EXPECT_EQ(SelectSection(t, 3)->comm_size, 0u);
+  EXPECT_EQ(SelectSection(Table(), 3), nullptr);
+}
+
+TEST(ParseForce, KeepsGoodPairsAndReportsEachBadOne) {
+  std::array<std::optional<Algorithm>, kNumCollectives> forced{};
+  std::vector<std::string> errors = ParseForce(
+      "allreduce=allreduce_as_reduce_bcast, gather=default,foo=bar,"
+      "bcast=fastest,scatter=gather_as_gatherv,nonsense,,",
+      &forced);
+  EXPECT_EQ(forced[IndexOf(Collective::kAllreduce)],
+            Algorithm::kAllreduceAsReduceBcast);
+  EXPECT_EQ(forced[IndexOf(Collective::kGather)], Algorithm::kDefault);
+  EXPECT_FALSE(forced[IndexOf(Collective::kBcast)].has_value());
+  EXPECT_FALSE(forced[IndexOf(Collective::kScatter)].has_value());
+  ASSERT_EQ(errors.size(), 4u);
+  EXPECT_NE(errors[0].find("unknown collective 'foo'"), std::string::npos);
+  EXPECT_NE(errors[1].find("unknown algorithm 'fastest'"), std::string::npos);
+  EXPECT_NE(errors[2].find("does not implement"), std::string::npos);
+  EXPECT_NE(errors[3].find("not of the form"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace colltune
