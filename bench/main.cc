@@ -177,28 +177,34 @@ int Run(const Options& o, MPI_Comm world, int rank) {
   for (size_t i = 0; i < items.size(); ++i) {
     auto w = Workload::Make(items[i].c, items[i].requested, reduce, env);
     if (!done.insert({IndexOf(w->collective()), w->bytes()}).second) continue;
+    std::vector<Algorithm> algorithms;
     for (int a = 0; a < kNumAlgorithms; ++a) {
       const Algorithm alg = static_cast<Algorithm>(a);
-      if (!Implements(alg, w->collective()) || !w->Eligible(alg)) continue;
-      int rc = MPI_SUCCESS;
-      std::vector<double> samples = Measure(*w, alg, world, o.measure, &rc);
-      if (rank != 0) continue;
-      const std::string coll(InfoOf(w->collective()).name);
-      const std::string name(InfoOf(alg).name);
-      if (rc != MPI_SUCCESS) {
+      if (Implements(alg, w->collective()) && w->Eligible(alg)) {
+        algorithms.push_back(alg);
+      }
+    }
+    std::vector<int> rc;
+    std::vector<std::vector<double>> samples =
+        Measure(*w, algorithms, world, o.measure, &rc);
+    if (rank != 0) continue;
+    const std::string coll(InfoOf(w->collective()).name);
+    for (size_t a = 0; a < algorithms.size(); ++a) {
+      const std::string name(InfoOf(algorithms[a]).name);
+      if (rc[a] != MPI_SUCCESS) {
         fprintf(stderr, "colltune-bench: %s %lld B %s failed with MPI error %d\n",
                 coll.c_str(), static_cast<long long>(w->bytes()), name.c_str(),
-                rc);
+                rc[a]);
         exit_code = 1;
         continue;
       }
-      Summary s = Summarize(samples);
-      rows.push_back({w->collective(), w->bytes(), alg, s});
+      Summary s = Summarize(samples[a]);
+      rows.push_back({w->collective(), w->bytes(), algorithms[a], s});
       v1::Measurement m;
       m.set_collective(coll);
       m.set_algorithm(name);
       m.set_msg_bytes(w->bytes());
-      for (double v : samples) m.add_samples(v);
+      for (double v : samples[a]) m.add_samples(v);
       pending.push_back(std::move(m));
       if (!o.quiet) {
         const double elapsed = PMPI_Wtime() - start;

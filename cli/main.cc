@@ -17,7 +17,7 @@ constexpr int kUsageError = 2;
 int main(int argc, char** argv) {
   using colltune::cli::Format;
   CLI::App app{"colltune: inspect and administer colltune's decision tables"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
   app.fallthrough();
   colltune::cli::Connection conn;
   app.add_option("--server", conn.server,
@@ -90,5 +90,6 @@ int main(int argc, char** argv) {
   }
   if (*profiles) return colltune::cli::ListProfiles(conn, cluster, library, json);
   if (*profile) return colltune::cli::ShowProfile(conn, profile_id, json);
+  std::cerr << "colltune: a command is required\n" << app.help();
   return kUsageError;
 }

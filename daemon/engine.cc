@@ -24,16 +24,33 @@ uint64_t Boundary(int64_t lo, int64_t hi) {
   return b;
 }
 
+double MedianOf(const std::map<int64_t, double>& launches) {
+  std::vector<double> v;
+  v.reserve(launches.size());
+  for (const auto& [launch, median] : launches) v.push_back(median);
+  return Median(std::move(v));
+}
+
+// Faster than default in every launch that measured both.
+bool WinsEveryLaunch(const std::map<int64_t, double>& candidate,
+                     const std::map<int64_t, double>& def) {
+  for (const auto& [launch, t] : candidate) {
+    auto d = def.find(launch);
+    if (d != def.end() && t >= d->second) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<Rule> ComputeRules(const std::vector<LaunchMedian>& points,
                                const EngineOptions& options) {
-  // collective -> size -> algorithm -> per-launch medians
-  std::map<int, std::map<int64_t, std::map<int, std::vector<double>>>> by;
+  // collective -> size -> algorithm -> launch -> median
+  std::map<int, std::map<int64_t, std::map<int, std::map<int64_t, double>>>> by;
   for (const LaunchMedian& p : points) {
     if (InfoOf(p.collective).irregular) continue;
-    by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)].push_back(
-        p.median_seconds);
+    by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)][p.launch] =
+        p.median_seconds;
   }
   std::vector<Rule> rules;
   for (const auto& [c, sizes] : by) {
@@ -41,12 +58,12 @@ std::vector<Rule> ComputeRules(const std::vector<LaunchMedian>& points,
     for (const auto& [bytes, algorithms] : sizes) {
       auto def = algorithms.find(IndexOf(Algorithm::kDefault));
       if (def == algorithms.end()) continue;
-      const double t_default = Median(def->second);
+      const double t_default = MedianOf(def->second);
       Decision d{bytes, Algorithm::kDefault, 1.0};
       double t_best = t_default;
-      for (const auto& [a, medians] : algorithms) {
-        const double t = Median(medians);
-        if (t < t_best) {
+      for (const auto& [a, launches] : algorithms) {
+        const double t = MedianOf(launches);
+        if (t < t_best && WinsEveryLaunch(launches, def->second)) {
           t_best = t;
           d.algorithm = static_cast<Algorithm>(a);
         }

@@ -3,8 +3,11 @@
 // For every collective and measured message size, the candidate is the
 // algorithm with the lowest median over launches of the per-launch median
 // latency. It replaces `default` only if it is faster by at least the margin
-// (seed 004 uses 10%): t_candidate <= (1 - margin) * t_default. Sizes without
-// a `default` measurement decide nothing. The decided sizes then cover the
+// (seed 004 uses 10%), t_candidate <= (1 - margin) * t_default, and faster in
+// every launch that measured both: launch-to-launch variance is real, and a
+// win that one launch contradicts is not one to bet a job on. (A one-sided
+// rank test over launches replaces this rule in a later version.) Sizes
+// without a `default` measurement decide nothing. The decided sizes then cover the
 // whole size axis: each owns the sizes nearest to it on a log scale (range
 // boundaries at geometric midpoints), the first range starts at 0, the last
 // has no upper bound, and neighbours with the same algorithm merge.
@@ -31,6 +34,7 @@ struct LaunchMedian {
   Collective collective = Collective::kAllgather;
   Algorithm algorithm = Algorithm::kDefault;
   int64_t msg_bytes = 0;
+  int64_t launch = 0;  // identifies the launch (campaign and index)
   double median_seconds = 0;
 };
 

@@ -83,7 +83,9 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
   std::vector<LaunchMedian> medians;
   medians.reserve(points->size());
   for (const db::LaunchPoint& p : *points) {
-    medians.push_back({p.collective, p.algorithm, p.msg_bytes, p.median});
+    // Launch indices stay below limits::kMaxLaunches.
+    const int64_t launch = p.campaign_id * limits::kMaxLaunches + p.launch;
+    medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch, p.median});
   }
   std::vector<Rule> rules = ComputeRules(medians, options_.engine);
   absl::StatusOr<std::optional<db::TableVersion>> current =

@@ -37,6 +37,14 @@ struct Algorithms {
   static const AlgorithmImpl<Call>* Find(Algorithm id);
 };
 
+// For rooted collectives: MPI requires the same root on every rank, so this
+// is a rank-invariant test. An out-of-range root makes a mock-up ineligible,
+// so that the library's own collective reports the error (a mock-up such as
+// Reduce-as-Allreduce would otherwise succeed and swallow it).
+inline bool RootInRange(int root, const CollEnv& env) {
+  return root >= 0 && root < env.size;
+}
+
 // Find() for a fixed list of algorithms.
 template <class Call, size_t N>
 const AlgorithmImpl<Call>* FindIn(const AlgorithmImpl<Call>* const (&all)[N],

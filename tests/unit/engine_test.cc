@@ -11,9 +11,13 @@ constexpr Algorithm kDef = Algorithm::kDefault;
 constexpr Algorithm kRB = Algorithm::kAllreduceAsReduceBcast;
 constexpr Algorithm kRSA = Algorithm::kAllreduceAsReducescatterblockAllgather;
 
+// One median per launch, launches numbered 0, 1, 2, ...
 void Add(std::vector<LaunchMedian>* v, Algorithm a, int64_t bytes,
          std::initializer_list<double> medians) {
-  for (double m : medians) v->push_back({Collective::kAllreduce, a, bytes, m});
+  int64_t launch = 0;
+  for (double m : medians) {
+    v->push_back({Collective::kAllreduce, a, bytes, launch++, m});
+  }
 }
 
 TEST(Engine, ReplacesDefaultOnlyBeyondTheMargin) {
@@ -21,7 +25,7 @@ TEST(Engine, ReplacesDefaultOnlyBeyondTheMargin) {
   Add(&p, kDef, 8, {10, 10, 10});
   Add(&p, kRB, 8, {9.5, 9.5, 9.5});  // 5% faster: not enough
   Add(&p, kDef, 1024, {10, 11, 12});
-  Add(&p, kRB, 1024, {8, 9, 30});    // median 9 <= 0.9 * 11
+  Add(&p, kRB, 1024, {8, 9, 10});    // median 9 <= 0.9 * 11
   std::vector<Rule> rules = ComputeRules(p, EngineOptions{0.10});
   ASSERT_EQ(rules.size(), 2u);
   EXPECT_EQ(rules[0].algorithm, kDef);
@@ -36,6 +40,17 @@ TEST(Engine, ReplacesDefaultOnlyBeyondTheMargin) {
   ASSERT_EQ(rules.size(), 1u);
   EXPECT_EQ(rules[0].algorithm, kRB);
   EXPECT_NEAR(rules[0].speedup, std::sqrt(10 / 9.5 * 11.0 / 9.0), 1e-12);
+}
+
+TEST(Engine, AWinThatOneLaunchContradictsIsNoWin) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 1024, {10, 10, 10});
+  Add(&p, kRB, 1024, {5, 5, 12});  // much faster in median, slower once
+  Add(&p, kRSA, 1024, {8, 8, 9});  // a little slower than RB, but always wins
+  std::vector<Rule> rules = ComputeRules(p, EngineOptions{});
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0].algorithm, kRSA);
+  EXPECT_NEAR(rules[0].speedup, 10.0 / 8.0, 1e-12);
 }
 
 TEST(Engine, PicksTheFastestCandidateAndMergesRuns) {
@@ -58,7 +73,7 @@ TEST(Engine, SizesWithoutDefaultDecideNothing) {
   std::vector<LaunchMedian> p;
   Add(&p, kRB, 64, {1});
   EXPECT_TRUE(ComputeRules(p, EngineOptions{}).empty());
-  p.push_back({Collective::kGatherv, kDef, 64, 1.0});
+  p.push_back({Collective::kGatherv, kDef, 64, 0, 1.0});
   EXPECT_TRUE(ComputeRules(p, EngineOptions{}).empty()) << "irregular: no ranges";
 }
 

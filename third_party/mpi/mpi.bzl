@@ -23,12 +23,15 @@ def mpi_cc_library(name, mpi_deps = [], deps = [], **kwargs):
             **kwargs
         )
 
-def mpi_cc_binary(name, mpi_deps = [], deps = [], names = None, **kwargs):
+def mpi_cc_binary(name, mpi_deps = [], deps = [], names = None, variants = None, **kwargs):
     """An MPI program per MPI library, linked with it.
 
-    `names` maps a variant to the binary's file name (default `<name>_<variant>`).
+    `names` maps a variant to the binary's file name (default `<name>_<variant>`);
+    `variants` limits the libraries (default: all).
     """
     for variant, repo in MPI_VARIANTS.items():
+        if variants != None and variant not in variants:
+            continue
         out = (names or {}).get(variant, name + "_" + variant)
         native.cc_binary(
             name = out,

@@ -19,6 +19,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const BcastCall& c, const CollEnv& env) {
+  if (!RootInRange(c.root, env)) return std::nullopt;
   const int64_t bytes = c.KeyBytes(env.rank);
   if (bytes < 0) return std::nullopt;
   const int64_t block = (bytes + env.size - 1) / env.size;

@@ -12,7 +12,8 @@
 namespace colltune::shim {
 namespace {
 
-std::optional<uint64_t> Need(const ReduceCall& c, const CollEnv&) {
+std::optional<uint64_t> Need(const ReduceCall& c, const CollEnv& env) {
+  if (!RootInRange(c.root, env)) return std::nullopt;
   Layout l;
   if (c.count < 0 || GetLayout(c.datatype, &l) != MPI_SUCCESS) {
     return std::nullopt;

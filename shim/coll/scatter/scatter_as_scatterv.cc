@@ -12,6 +12,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const ScatterCall& c, const CollEnv& env) {
+  if (!RootInRange(c.root, env)) return std::nullopt;
   const int64_t bytes = c.KeyBytes(env.rank);
   if (bytes < 0 || bytes * env.size > INT_MAX) return std::nullopt;
   return AlignUp(2 * sizeof(int) * static_cast<uint64_t>(env.size));

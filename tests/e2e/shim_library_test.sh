@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The shim lives inside other people's jobs: it exports the MPI entry points
+# and nothing else, needs nothing but libc, and references MPI only weakly
+# (so preloading it into programs without MPI, like mpirun, is harmless).
+#
+# Args: libcolltune.so libcolltune-mpich.so
+source tests/lib/testlib.sh
+
+for lib in "$@"; do
+  lib=$(abspath "$lib")
+  name=$(basename "$lib")
+  exported=$(nm -D --defined-only "$lib" | awk '{ print $3 }')
+  bad=$(grep -v '^MPI_' <<<"$exported")
+  [ -z "$bad" ] && pass "$name exports only MPI_* symbols" || fail "$name exports only MPI_* symbols" "$bad"
+  for sym in MPI_Init MPI_Init_thread MPI_Finalize MPI_Allgather MPI_Allreduce \
+             MPI_Alltoall MPI_Bcast MPI_Gather MPI_Gatherv MPI_Reduce \
+             MPI_Reduce_scatter_block MPI_Scan MPI_Scatter MPI_Scatterv; do
+    grep -qx "$sym" <<<"$exported" || bad+=" $sym"
+  done
+  [ -z "$bad" ] && pass "$name wraps every contract entry point" || fail "$name wraps every contract entry point" "missing:$bad"
+  # Undefined references: weak (w), or versioned from the C library.
+  strong=$(nm -D --undefined-only "$lib" | awk '$1 == "U" && $2 !~ /@/ { print $2 }')
+  [ -z "$strong" ] && pass "$name references MPI only weakly" || fail "$name references MPI only weakly" "$strong"
+  needed=$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -Ev '^(libc|libm|ld-linux.*)\.so')
+  [ -z "$needed" ] && pass "$name needs only libc" || fail "$name needs only libc" "$needed"
+  out=$(LD_PRELOAD="$lib" /bin/true 2>&1) && pass "$name preloads into a program without MPI" || fail "$name preloads into a program without MPI" "$out"
+done
+finish
