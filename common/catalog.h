@@ -37,14 +37,30 @@ inline constexpr int kNumCollectives = 11;
 // collective; every other algorithm belongs to exactly one collective.
 enum class Algorithm : uint8_t {
   kDefault = 0,
-  kAllreduceAsReduceBcast,                   // GL5
-  kAllreduceAsReducescatterblockAllgather,   // GL6
-  kBcastAsScatterAllgather,                  // GL10
-  kGatherAsGatherv,                          // GL12
-  kReduceAsAllreduce,                        // GL14
-  kScatterAsScatterv,                        // GL22
+  kAllgatherAsGatherBcast,                      // GL1
+  kAllgatherAsAlltoall,                         // GL2
+  kAllgatherAsAllreduce,                        // GL3
+  kAllgatherAsAllgatherv,                       // GL4
+  kAllreduceAsReduceBcast,                      // GL5
+  kAllreduceAsReducescatterblockAllgather,      // GL6
+  kAllreduceAsReducescatterAllgatherv,          // GL7
+  kAlltoallAsAlltoallv,                         // GL8
+  kBcastAsAllgatherv,                           // GL9
+  kBcastAsScatterAllgather,                     // GL10
+  kGatherAsAllgather,                           // GL11
+  kGatherAsGatherv,                             // GL12
+  kGatherAsReduce,                              // GL13
+  kReduceAsAllreduce,                           // GL14
+  kReduceAsReducescatterblockGather,            // GL15
+  kReduceAsReducescatterGatherv,                // GL16
+  kReducescatterblockAsReduceScatter,           // GL17
+  kReducescatterblockAsReducescatter,           // GL18
+  kReducescatterblockAsAllreduce,               // GL19
+  kScanAsExscanReducelocal,                     // GL20
+  kScatterAsBcast,                              // GL21
+  kScatterAsScatterv,                           // GL22
 };
-inline constexpr int kNumAlgorithms = 7;
+inline constexpr int kNumAlgorithms = 23;
 
 struct CollectiveInfo {
   Collective id;

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "common/catalog.h"
+#include "shim/coll/datatype.h"
 #include "shim/mpi/mpi.h"
 
 namespace colltune::shim {
@@ -19,9 +20,8 @@ namespace colltune::shim {
 inline int64_t Bytes(int count, MPI_Datatype type) {
   if (count < 0) return -1;
   if (count == 0) return 0;
-  int size = 0;
-  if (PMPI_Type_size(type, &size) != MPI_SUCCESS) return -1;
-  return static_cast<int64_t>(count) * size;
+  const int64_t size = TypeSize(type);
+  return size < 0 ? -1 : count * size;
 }
 
 struct AllgatherCall {

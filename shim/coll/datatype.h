@@ -5,8 +5,11 @@
 //  * packed bytes (count * MPI_Type_size bytes, the typemap's bytes in order):
 //    for data-movement mock-ups, whose datatypes may differ between ranks
 //    (only type signatures must match), so sizes in bytes are the only
-//    rank-invariant measure. Packed bytes travel as MPI_BYTE; this assumes a
-//    homogeneous system, as every MPI library's native representation does.
+//    rank-invariant measure. Packed bytes travel as MPI_BYTE on both ends of
+//    every transfer (never MPI_PACKED against a typed receive: MPICH 4.0
+//    truncates such messages); a rank whose type is dense uses its own buffer
+//    as the bytes, others stage through scratch. This assumes a homogeneous
+//    system, as every MPI library's native representation does.
 //  * the user's datatype layout: for reductions, where the operation must see
 //    the user's datatype and MPI requires the same datatype on every rank.
 //
@@ -46,7 +49,12 @@ struct Layout {
 };
 
 // Fills *layout; returns the MPI error code of the first query that failed.
+// MPI's predefined datatypes are answered from a table built on first use
+// (after MPI_Init), without any MPI call; derived types are queried.
 int GetLayout(MPI_Datatype type, Layout* layout);
+
+// MPI_Type_size, from the same table for predefined types; -1 on error.
+int64_t TypeSize(MPI_Datatype type);
 
 // Copies `count` elements of `type` at `buf` to `bytes` as packed bytes.
 int PackBytes(const void* buf, int64_t count, MPI_Datatype type,
@@ -64,12 +72,31 @@ inline uint64_t CopyTypedTemp(int64_t count, const Layout& layout) {
   return layout.dense ? 0 : static_cast<uint64_t>(count * layout.size);
 }
 
+// `count` elements of `type` at `buf`: a block of a user buffer.
+struct Block {
+  const void* buf;
+  int count;
+  MPI_Datatype type;
+};
+
+// Block `index` of `count` elements of `type` in `buf` (e.g. a rank's own
+// block in an allgather receive buffer, used with MPI_IN_PLACE).
+Block BlockOf(const void* buf, int index, int count, MPI_Datatype type);
+
+// Packs a block into `bytes` (count * MPI_Type_size bytes).
+int PackBlock(const Block& b, void* bytes);
+
 // True for MPI's predefined reduction operations. Mock-ups that would apply a
 // user-defined operation to padding they invented are not eligible.
 bool IsPredefinedOp(MPI_Op op);
 
 inline constexpr uint64_t kAlign = 64;
-inline uint64_t AlignUp(uint64_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
+// Room a piece of `n` bytes takes in a scratch lease. Even an empty piece
+// takes some, so that two pieces never share an address: MPI libraries may
+// refuse aliased send and receive buffers even when their counts are 0.
+inline uint64_t AlignUp(uint64_t n) {
+  return n == 0 ? kAlign : (n + kAlign - 1) & ~(kAlign - 1);
+}
 
 // Hands out consecutive aligned pieces of one scratch lease. A mock-up's
 // scratch need is the sum of AlignUp() of its pieces, in the same order.

@@ -50,9 +50,20 @@ void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
   *source = acquired.source;
 }
 
+// The calling thread's last looked-up communicator. Initial-exec TLS: one
+// load off the thread pointer, no __tls_get_addr call.
+struct LastComm {
+  MPI_Comm comm;
+  CommState* state;
+  uint64_t epoch;
+};
+thread_local LastComm tls_last __attribute__((tls_model("initial-exec"))) = {
+    MPI_COMM_NULL, nullptr, 0};
+
 }  // namespace
 
 std::atomic<Runtime*> Runtime::current_{nullptr};
+std::atomic<uint64_t> Runtime::epoch_{1};
 
 Runtime::Runtime(DispatchTable table, uint64_t mem_budget, MPI_Comm world,
                  int keyval)
@@ -119,6 +130,7 @@ void Runtime::Start(int thread_level) {
       return;
     }
     rt->keyval_ = keyval;
+    epoch_.fetch_add(1, std::memory_order_acq_rel);
     current_.store(rt, std::memory_order_release);
     if (world_rank == 0) {
       std::string forced = ForcedList(table);
@@ -140,6 +152,7 @@ void Runtime::Start(int thread_level) {
 void Runtime::Stop() {
   Runtime* rt = current_.exchange(nullptr, std::memory_order_acq_rel);
   if (rt == nullptr) return;
+  epoch_.fetch_add(1, std::memory_order_acq_rel);
   // Deleting our attribute runs DeleteAttribute, which folds the counters.
   std::vector<MPI_Comm> comms;
   {
@@ -161,6 +174,20 @@ void Runtime::Stop() {
 }
 
 CommState* Runtime::StateOf(MPI_Comm comm) {
+  LastComm& last = tls_last;
+  // A state is freed only with its communicator (or at MPI_Finalize), and a
+  // collective on a communicator being freed is erroneous: a state
+  // remembered in the current epoch is alive.
+  const uint64_t epoch = epoch_.load(std::memory_order_acquire);
+  if (last.comm == comm && last.epoch == epoch && last.state != nullptr) {
+    return last.state;
+  }
+  CommState* s = Lookup(comm);
+  if (s != nullptr) last = LastComm{comm, s, epoch};
+  return s;
+}
+
+CommState* Runtime::Lookup(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return nullptr;
   void* value = nullptr;
   int found = 0;
@@ -210,6 +237,7 @@ CommState* Runtime::Create(MPI_Comm comm) {
 }
 
 void Runtime::Forget(CommState* s) {
+  epoch_.fetch_add(1, std::memory_order_acq_rel);
   std::lock_guard<std::mutex> lock(mu_);
   for (int a = 0; a < kNumAlgorithms; ++a) {
     total_runs_[a] += s->runs[a];

@@ -108,5 +108,5 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 # A test must not hang: every MPI run gets a time limit.
 MPI_TIMEOUT=${MPI_TIMEOUT:-120}
-run_openmpi() { timeout -k 5 "$MPI_TIMEOUT" mpirun.openmpi "$@"; }
-run_mpich() { timeout -k 5 "$MPI_TIMEOUT" mpirun.mpich "$@"; }
+run_openmpi() { timeout -k 5 "$MPI_TIMEOUT" mpirun.openmpi "$@" </dev/null; }
+run_mpich() { timeout -k 5 "$MPI_TIMEOUT" mpirun.mpich "$@" </dev/null; }

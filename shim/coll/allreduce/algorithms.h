@@ -9,6 +9,7 @@ namespace colltune::shim {
 
 extern const AlgorithmImpl<AllreduceCall> kAllreduceAsReduceBcast;
 extern const AlgorithmImpl<AllreduceCall> kAllreduceAsReducescatterblockAllgather;
+extern const AlgorithmImpl<AllreduceCall> kAllreduceAsReducescatterAllgatherv;
 
 }  // namespace colltune::shim
 

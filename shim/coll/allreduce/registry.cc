@@ -8,6 +8,7 @@ const AlgorithmImpl<AllreduceCall>* Algorithms<AllreduceCall>::Find(
   static const AlgorithmImpl<AllreduceCall>* const kAll[] = {
       &kAllreduceAsReduceBcast,
       &kAllreduceAsReducescatterblockAllgather,
+      &kAllreduceAsReducescatterAllgatherv,
   };
   return FindIn(kAll, id);
 }

@@ -7,6 +7,7 @@
 
 namespace colltune::shim {
 
+extern const AlgorithmImpl<BcastCall> kBcastAsAllgatherv;
 extern const AlgorithmImpl<BcastCall> kBcastAsScatterAllgather;
 
 }  // namespace colltune::shim

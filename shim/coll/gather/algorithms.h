@@ -4,10 +4,17 @@
 
 #include "shim/coll/algorithm.h"
 #include "shim/coll/calls.h"
+#include "shim/coll/datatype.h"
 
 namespace colltune::shim {
 
+extern const AlgorithmImpl<GatherCall> kGatherAsAllgather;
 extern const AlgorithmImpl<GatherCall> kGatherAsGatherv;
+extern const AlgorithmImpl<GatherCall> kGatherAsReduce;
+
+// This rank's contribution: its send buffer, or at a root using MPI_IN_PLACE
+// its own block of the receive buffer.
+Block OwnBlock(const GatherCall& c, int rank);
 
 }  // namespace colltune::shim
 

@@ -8,6 +8,8 @@
 namespace colltune::shim {
 
 extern const AlgorithmImpl<ReduceCall> kReduceAsAllreduce;
+extern const AlgorithmImpl<ReduceCall> kReduceAsReducescatterblockGather;
+extern const AlgorithmImpl<ReduceCall> kReduceAsReducescatterGatherv;
 
 }  // namespace colltune::shim
 

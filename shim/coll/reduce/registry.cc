@@ -6,6 +6,8 @@ template <>
 const AlgorithmImpl<ReduceCall>* Algorithms<ReduceCall>::Find(Algorithm id) {
   static const AlgorithmImpl<ReduceCall>* const kAll[] = {
       &kReduceAsAllreduce,
+      &kReduceAsReducescatterblockGather,
+      &kReduceAsReducescatterGatherv,
   };
   return FindIn(kAll, id);
 }

@@ -7,6 +7,7 @@
 
 namespace colltune::shim {
 
+extern const AlgorithmImpl<ScatterCall> kScatterAsBcast;
 extern const AlgorithmImpl<ScatterCall> kScatterAsScatterv;
 
 }  // namespace colltune::shim

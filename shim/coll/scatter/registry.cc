@@ -5,6 +5,7 @@ namespace colltune::shim {
 template <>
 const AlgorithmImpl<ScatterCall>* Algorithms<ScatterCall>::Find(Algorithm id) {
   static const AlgorithmImpl<ScatterCall>* const kAll[] = {
+      &kScatterAsBcast,
       &kScatterAsScatterv,
   };
   return FindIn(kAll, id);

@@ -1,21 +1,18 @@
 // GL22: MPI_Scatter(n) as MPI_Scatterv with p equal counts.
 //
 // The mirror of gather_as_gatherv: the root builds 2p ints, the other ranks
-// pass their arguments through, MPI_IN_PLACE at the root keeps its meaning,
-// and the call is eligible while p times the message size fits in an int.
-#include <climits>
-
-#include "shim/coll/datatype.h"
+// pass their arguments through, MPI_IN_PLACE at the root keeps its meaning.
+#include "shim/coll/blocks.h"
 #include "shim/coll/scatter/algorithms.h"
 
 namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const ScatterCall& c, const CollEnv& env) {
-  if (!RootInRange(c.root, env)) return std::nullopt;
-  const int64_t bytes = c.KeyBytes(env.rank);
-  if (bytes < 0 || bytes * env.size > INT_MAX) return std::nullopt;
-  return AlignUp(2 * sizeof(int) * static_cast<uint64_t>(env.size));
+  if (!RootInRange(c.root, env) || !FitsIntBlocks(c.KeyBytes(env.rank), env.size)) {
+    return std::nullopt;
+  }
+  return IntArraysBytes(env.size, 2);
 }
 
 int Run(const ScatterCall& c, const CollEnv& env) {
@@ -23,16 +20,12 @@ int Run(const ScatterCall& c, const CollEnv& env) {
     return PMPI_Scatterv(nullptr, nullptr, nullptr, c.sendtype, c.recvbuf,
                          c.recvcount, c.recvtype, c.root, env.comm);
   }
-  ScratchPool::Lease lease =
-      env.scratch->Acquire(2 * sizeof(int) * static_cast<uint64_t>(env.size));
+  ScratchPool::Lease lease = env.scratch->Acquire(IntArraysBytes(env.size, 2));
   if (!lease.ok()) return MPI_ERR_NO_MEM;
-  int* counts = static_cast<int*>(lease.data());
-  int* displs = counts + env.size;
-  for (int i = 0; i < env.size; ++i) {
-    counts[i] = c.sendcount;
-    const int64_t d = static_cast<int64_t>(i) * c.sendcount;
-    displs[i] = d <= INT_MAX ? static_cast<int>(d) : 0;
-  }
+  Carver carve(lease.data());
+  int* counts = TakeInts(carve, env.size);
+  int* displs = TakeInts(carve, env.size);
+  EqualBlocks(env.size, c.sendcount, counts, displs);
   return PMPI_Scatterv(c.sendbuf, counts, displs, c.sendtype, c.recvbuf,
                        c.recvcount, c.recvtype, c.root, env.comm);
 }

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Rank consistency: a job mixing collectives on several communicators, with
+# root-only arguments that are garbage elsewhere and MPI_IN_PLACE at roots
+# only (tests/mpi/mixed.c), runs to a correct end with every algorithm forced
+# in turn, and with a table whose ranges switch algorithms between message
+# sizes. A rank-inconsistent choice would deadlock: every run has a timeout.
+#
+# Args: colltune mixed-openmpi mixed-mpich libcolltune.so libcolltune-mpich.so
+source tests/lib/testlib.sh
+COLLTUNE_CLI=$(abspath "$1")
+MIXED_OMPI=$(abspath "$2")
+MIXED_MPICH=$(abspath "$3")
+SHIM_OMPI=$(abspath "$4")
+SHIM_MPICH=$(abspath "$5")
+MPI_TIMEOUT=60
+
+mapfile -t PAIRS < <("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" { print $1 "=" $2 }')
+
+verdict() {  # verdict NAME EXIT OUTPUT
+  if [ "$2" -eq 124 ] || [ "$2" -eq 137 ]; then
+    fail "$1" "timed out: a deadlock"$'\n'"$3"
+  elif [ "$2" -ne 0 ] || ! grep -q "mixed: ok" <<<"$3"; then
+    fail "$1" "exit $2"$'\n'"$3"
+  else
+    pass "$1"
+  fi
+}
+
+for pair in "${PAIRS[@]}"; do
+  out=$(run_openmpi -np 5 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_FORCE="$pair" "$MIXED_OMPI" 2>&1)
+  verdict "openmpi np=5 $pair" $? "$out"
+done
+for pair in "${PAIRS[@]}"; do
+  out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_FORCE "$pair" \
+        "$MIXED_MPICH" --rounds 6 2>&1)
+  verdict "mpich np=3 $pair" $? "$out"
+done
+
+# A table that switches algorithms between sizes for every collective, with
+# sections for the communicator sizes of the job (5, and 2 and 3 for the
+# splits), so neighbouring calls use different algorithms.
+{
+  echo "colltune-table 1"
+  for section in 2 3 5; do
+    echo "section $section"
+    prev=""
+    for pair in "${PAIRS[@]}"; do
+      coll=${pair%%=*}
+      alg=${pair#*=}
+      [ "$coll" = "$prev" ] && continue  # the first algorithm of each
+      prev=$coll
+      echo "$coll 0 999 $alg"
+      echo "$coll 16000 inf $alg"
+    done
+  done
+} > "$T_TMP/switching.table"
+second=$(awk -F= '{ c[$1]++; if (c[$1] == 2) print $0 }' <(printf '%s\n' "${PAIRS[@]}"))
+for pair in $second; do
+  coll=${pair%%=*}
+  alg=${pair#*=}
+  for section in 2 3 5; do
+    sed -i "/^section $section\$/a $coll 1000 15999 $alg" "$T_TMP/switching.table"
+  done
+done
+out=$(run_openmpi -np 5 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_TABLE="$T_TMP/switching.table" \
+      -x COLLTUNE_VERBOSE=1 "$MIXED_OMPI" 2>&1)
+verdict "openmpi np=5 with a size-switching table" $? "$out"
+if grep -q "table from file" <<<"$out" && grep -Eq "ran mock-ups: .*=[1-9]" <<<"$out"; then
+  pass "the size-switching table was applied"
+else
+  fail "the size-switching table was applied" "$out"$'\n'"$(cat "$T_TMP/switching.table")"
+fi
+out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_TABLE "$T_TMP/switching.table" \
+      "$MIXED_MPICH" --rounds 6 2>&1)
+verdict "mpich np=3 with a size-switching table" $? "$out"
+finish
