@@ -11,7 +11,7 @@ absl::Status Upload(const UploadTarget& target,
                     int64_t* table_version) {
   auto stub = client::Connect(target.server);
   size_t next = 0;
-  while (next < points.size()) {
+  do {
     v1::UploadMeasurementsRequest request = base;
     int64_t samples = 0;
     while (next < points.size() &&
@@ -20,15 +20,16 @@ absl::Status Upload(const UploadTarget& target,
       samples += points[next].samples_size();
       *request.add_measurements() = points[next++];
     }
-    if (request.measurements_size() == 0) {
+    if (request.measurements_size() == 0 && next < points.size()) {
       return absl::InvalidArgumentError("a point has too many samples to upload");
     }
+    if (next < points.size()) request.set_partial(true);
     v1::UploadMeasurementsResponse response;
     auto rpc = client::WithDeadline(std::chrono::milliseconds(target.timeout_ms));
     grpc::Status s = stub->UploadMeasurements(rpc.get(), request, &response);
     if (!s.ok()) return client::FromGrpc(s, target.server);
     *table_version = response.table_version();
-  }
+  } while (next < points.size());
   return absl::OkStatus();
 }
 

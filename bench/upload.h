@@ -16,9 +16,10 @@ struct UploadTarget {
   int timeout_ms = 10000;
 };
 
-// `base` carries context, campaign, launch and host; `points` the measured
-// points. Returns the first error; *table_version gets the profile's table
-// version after the last request.
+// `base` carries context, campaign, launch, host and whether the launch goes
+// on (partial); `points` the measured points, sent in as many requests as the
+// limits need (all but the last partial). Returns the first error;
+// *table_version gets the profile's table version after the last request.
 absl::Status Upload(const UploadTarget& target,
                     const v1::UploadMeasurementsRequest& base,
                     const std::vector<v1::Measurement>& points,

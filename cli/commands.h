@@ -1,32 +1,71 @@
 // The `colltune` subcommands. Each returns the process exit code: 0 done,
-// 1 the daemon could not be reached or refused, 2 bad arguments (usage errors
-// are caught by the parser in main.cc before a command runs).
+// 1 the daemon could not be reached or refused, or a launched job failed;
+// 2 bad arguments (most usage errors are caught by the parser in main.cc
+// before a command runs).
 #ifndef COLLTUNE_CLI_COMMANDS_H_
 #define COLLTUNE_CLI_COMMANDS_H_
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace colltune::cli {
 
 struct Connection {
   std::string server;  // empty: $COLLTUNE_SERVER or the default socket
   int timeout_ms = 5000;
+  // File whose first line is the daemon's admin token, for rollback, pin
+  // and unpin; empty: $COLLTUNE_ADMIN_TOKEN_FILE.
+  std::string admin_token_file;
 };
 
 enum class Format { kText, kJson, kShim };
 
+// inspect.cc: what the daemon knows.
 struct TableArgs {
   std::string cluster, library, library_version;
   int comm_size = 0, nodes = 0, ppn = 0;
   Format format = Format::kText;
 };
-
 int Algorithms(bool json);
 int ShowTable(const Connection& c, const TableArgs& args);
 int ListProfiles(const Connection& c, const std::string& cluster,
                  const std::string& library, bool json);
 int ShowProfile(const Connection& c, int64_t id, bool json);
+
+// history.cc: table versions, rollback, and pins.
+int ShowHistory(const Connection& c, int64_t profile, int64_t version, bool json);
+int Rollback(const Connection& c, int64_t profile, int64_t version);
+struct PinArgs {
+  int64_t profile = 0;
+  std::string collective, algorithm, note;
+  int64_t min_bytes = 0;
+  int64_t max_bytes = -1;  // no upper bound
+};
+int AddPin(const Connection& c, const PinArgs& args);
+int RemovePin(const Connection& c, int64_t profile, int64_t pin);
+int ListPins(const Connection& c, int64_t profile, bool json);
+
+// violations.cc: the guideline report.
+int ShowViolations(const Connection& c, int64_t profile, bool json);
+
+// launch.cc: colltune-bench under mpirun.
+struct LaunchArgs {
+  int np = 0;
+  int launches = 5;
+  std::string name;     // campaign label; empty: made up and printed
+  // The launcher and its own options, split at blanks, e.g.
+  // "mpirun --hostfile hosts"; -np and the benchmark are appended.
+  std::string mpirun = "mpirun";
+  std::string bench;       // a path; empty: bench_name next to this program
+  std::string bench_name = "colltune-bench";
+  std::string cluster;
+  std::string log_dir;     // each launch's stdout goes to a file here
+  std::vector<std::string> bench_args;  // after `--`
+  bool keep_going = false;
+};
+int RunCampaign(const Connection& c, const LaunchArgs& args);
+int RunEvaluate(const Connection& c, const LaunchArgs& args);
 
 }  // namespace colltune::cli
 

@@ -1,22 +1,75 @@
 // colltune: the administrator's and scripts' command line for colltuned.
 // Also the shim's agent: at MPI_Init rank 0 runs `colltune table
 // --format=shim ...` to fetch the decision table (shim/runtime/agent.h).
+#include <unistd.h>
+
 #include <iostream>
 #include <map>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "common/catalog.h"
 
 namespace {
 
 constexpr int kUsageError = 2;
 
+using colltune::cli::LaunchArgs;
+
+// Options shared by `campaign` and `evaluate`.
+void AddLaunchOptions(CLI::App* cmd, LaunchArgs* a, std::string* mpi) {
+  cmd->add_option("--np", a->np, "Processes per launch")
+      ->required()
+      ->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--mpi", *mpi,
+                  "MPI library: openmpi (colltune-bench, mpirun.openmpi) or "
+                  "mpich (colltune-bench-mpich, mpirun.mpich)")
+      ->check(CLI::IsMember({"openmpi", "mpich"}))
+      ->capture_default_str();
+  cmd->add_option("--mpirun", a->mpirun,
+                  "Launcher with its own options, split at blanks, e.g. "
+                  "\"mpirun --hostfile hosts\" (default: from --mpi)");
+  cmd->add_option("--bench", a->bench, "Path of colltune-bench (default: next "
+                                       "to colltune, else on PATH)");
+  cmd->add_option("--cluster", a->cluster, "Cluster name (default: the daemon's)");
+  cmd->add_option("bench-args", a->bench_args,
+                  "colltune-bench options after `--`, e.g. -- --sizes 1,1K,1M "
+                  "--nrep-rse 0.02");
+}
+
+bool OnPath(const std::string& name) {
+  const char* path = getenv("PATH");
+  if (path == nullptr) return false;
+  std::string dirs = path;
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+void ApplyMpi(const std::string& mpi, bool mpirun_given, LaunchArgs* a) {
+  const bool mpich = mpi == "mpich";
+  a->bench_name = mpich ? "colltune-bench-mpich" : "colltune-bench";
+  if (!mpirun_given) {
+    // Debian installs both under distinct names; `mpirun` is whichever the
+    // alternatives system chose.
+    const std::string specific = mpich ? "mpirun.mpich" : "mpirun.openmpi";
+    a->mpirun = OnPath(specific) ? specific : "mpirun";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using colltune::cli::Format;
-  CLI::App app{"colltune: inspect and administer colltune's decision tables"};
+  CLI::App app{"colltune: inspect and administer colltune's decision tables, "
+               "and run tuning campaigns"};
   app.require_subcommand(0, 1);
   app.fallthrough();
   colltune::cli::Connection conn;
@@ -26,6 +79,9 @@ int main(int argc, char** argv) {
   app.add_option("--timeout-ms", conn.timeout_ms, "Deadline for the daemon")
       ->check(CLI::Range(1, 600000))
       ->capture_default_str();
+  app.add_option("--admin-token-file", conn.admin_token_file,
+                 "File holding the daemon's admin token, for rollback, pin and "
+                 "unpin (default: $COLLTUNE_ADMIN_TOKEN_FILE)");
 
   bool json = false;
 
@@ -72,6 +128,105 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   profile->add_flag("--json", json, "JSON output");
 
+  auto add_profile = [&](CLI::App* cmd) {
+    cmd->add_option("--profile", profile_id, "Profile id (see `colltune profiles`)")
+        ->required()
+        ->check(CLI::PositiveNumber);
+  };
+
+  int64_t version = 0;
+  CLI::App* history = app.add_subcommand(
+      "history", "List a profile's decision-table versions, or show one");
+  add_profile(history);
+  history->add_option("--version", version, "Show this version's rules")
+      ->check(CLI::PositiveNumber);
+  history->add_flag("--json", json, "JSON output");
+
+  CLI::App* rollback = app.add_subcommand(
+      "rollback", "Make an older table version current again (admin)");
+  add_profile(rollback);
+  rollback->add_option("--version", version, "The version to restore")
+      ->required()
+      ->check(CLI::PositiveNumber);
+
+  colltune::cli::PinArgs pin;
+  std::string pin_max = "inf";
+  CLI::App* pin_cmd = app.add_subcommand(
+      "pin", "Make the engine use an algorithm for a size range (admin)");
+  add_profile(pin_cmd);
+  pin_cmd->add_option("--collective", pin.collective, "e.g. allreduce")
+      ->required()
+      ->check([](const std::string& s) {
+        return colltune::ParseCollective(s) ? std::string()
+                                            : "unknown collective '" + s + "'";
+      });
+  pin_cmd->add_option("--algorithm", pin.algorithm,
+                      "e.g. allreduce_as_reduce_bcast or default")
+      ->required()
+      ->check([](const std::string& s) {
+        return colltune::ParseAlgorithm(s)
+                   ? std::string()
+                   : "unknown algorithm '" + s + "' (see colltune algorithms)";
+      });
+  pin_cmd->add_option("--min-bytes", pin.min_bytes, "Smallest size of the range")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  pin_cmd->add_option("--max-bytes", pin_max, "Largest size, or inf")
+      ->check([](const std::string& s) {
+        if (s == "inf") return std::string();
+        try {
+          size_t used = 0;
+          long long v = std::stoll(s, &used);
+          if (used == s.size() && v >= 0) return std::string();
+        } catch (...) {
+        }
+        return "'" + s + "' is neither a size in bytes nor inf";
+      })
+      ->capture_default_str();
+  pin_cmd->add_option("--note", pin.note, "Why (kept with the pin)");
+
+  int64_t pin_id = 0;
+  CLI::App* unpin = app.add_subcommand("unpin", "Remove a pin (admin)");
+  add_profile(unpin);
+  unpin->add_option("--pin", pin_id, "Pin id (see colltune pins)")
+      ->required()
+      ->check(CLI::PositiveNumber);
+
+  CLI::App* pins = app.add_subcommand("pins", "List a profile's pins");
+  add_profile(pins);
+  pins->add_flag("--json", json, "JSON output");
+
+  CLI::App* violations = app.add_subcommand(
+      "violations",
+      "List the performance guidelines the profiled MPI library violates");
+  add_profile(violations);
+  violations->add_flag("--json", json, "JSON output");
+
+  LaunchArgs launch;
+  std::string mpi = "openmpi";
+  CLI::App* campaign = app.add_subcommand(
+      "campaign", "Run a tuning campaign: several mpirun launches of "
+                  "colltune-bench, uploaded to the daemon");
+  AddLaunchOptions(campaign, &launch, &mpi);
+  campaign->add_option("--launches", launch.launches,
+                       "mpirun launches (the rank test needs at least 3)")
+      ->check(CLI::Range(1, 999))
+      ->capture_default_str();
+  campaign->add_option("--name", launch.name,
+                       "Campaign label; the same label resumes an interrupted "
+                       "campaign (default: campaign-DATE-TIME)");
+  campaign->add_option("--log-dir", launch.log_dir,
+                       "Keep each launch's table of medians here")
+      ->check(CLI::ExistingDirectory);
+  campaign->add_flag("--keep-going", launch.keep_going,
+                     "Go on with the next launch when one fails");
+
+  CLI::App* evaluate = app.add_subcommand(
+      "evaluate", "Run default, every mock-up and the tuned table interleaved "
+                  "in one job, and report how well the table repairs the "
+                  "library");
+  AddLaunchOptions(evaluate, &launch, &mpi);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -90,6 +245,27 @@ int main(int argc, char** argv) {
   }
   if (*profiles) return colltune::cli::ListProfiles(conn, cluster, library, json);
   if (*profile) return colltune::cli::ShowProfile(conn, profile_id, json);
+  if (*history) return colltune::cli::ShowHistory(conn, profile_id, version, json);
+  if (*rollback) return colltune::cli::Rollback(conn, profile_id, version);
+  if (*pin_cmd) {
+    pin.profile = profile_id;
+    pin.max_bytes = pin_max == "inf" ? -1 : std::stoll(pin_max);
+    if (pin.max_bytes >= 0 && pin.max_bytes < pin.min_bytes) {
+      std::cerr << "colltune: --max-bytes " << pin.max_bytes
+                << " is below --min-bytes " << pin.min_bytes << "\n";
+      return kUsageError;
+    }
+    return colltune::cli::AddPin(conn, pin);
+  }
+  if (*unpin) return colltune::cli::RemovePin(conn, profile_id, pin_id);
+  if (*pins) return colltune::cli::ListPins(conn, profile_id, json);
+  if (*violations) return colltune::cli::ShowViolations(conn, profile_id, json);
+  if (*campaign || *evaluate) {
+    ApplyMpi(mpi, !(*campaign ? campaign : evaluate)->get_option("--mpirun")->empty(),
+             &launch);
+    return *campaign ? colltune::cli::RunCampaign(conn, launch)
+                     : colltune::cli::RunEvaluate(conn, launch);
+  }
   std::cerr << "colltune: a command is required\n" << app.help();
   return kUsageError;
 }

@@ -1,18 +1,95 @@
 #include "daemon/engine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "common/stats.h"
 
 namespace colltune::daemon {
 namespace {
 
-struct Decision {
+// The launches that measured one algorithm at one size.
+struct Launches {
+  std::vector<double> medians;
+  std::set<int64_t> campaigns;
+  double Median() const { return colltune::Median(medians); }
+};
+
+using BySize = std::map<int64_t, std::map<int, Launches>>;  // size -> algorithm
+
+std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
+  std::map<int, BySize> by;
+  for (const LaunchMedian& p : points) {
+    if (InfoOf(p.collective).irregular) continue;
+    Launches& l = by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)];
+    l.medians.push_back(p.median_seconds);
+    l.campaigns.insert(p.campaign);
+  }
+  return by;
+}
+
+bool Beats(const Launches& x, const Launches& y, const EngineOptions& o,
+           double* p) {
+  return SignificantlyFaster(x.medians, y.medians, o.alpha, o.margin, p);
+}
+
+Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
+                        int64_t bytes) {
+  for (const Rule& r : current) {
+    if (r.collective == c && r.min_bytes <= static_cast<uint64_t>(bytes) &&
+        static_cast<uint64_t>(bytes) <= r.max_bytes) {
+      return r.algorithm;
+    }
+  }
+  return Algorithm::kDefault;
+}
+
+struct SizeDecision {
   int64_t bytes;
   Algorithm algorithm;
   double speedup;
+  Evidence evidence;
 };
+
+SizeDecision DecideSize(Collective c, int64_t bytes,
+                        const std::map<int, Launches>& algorithms,
+                        const std::vector<Rule>& current,
+                        const EngineOptions& o) {
+  const Launches& def = algorithms.at(IndexOf(Algorithm::kDefault));
+  // Every algorithm that beats default, with its p-value.
+  std::map<int, double> qualified;
+  int best = IndexOf(Algorithm::kDefault);
+  for (const auto& [a, launches] : algorithms) {
+    if (a == IndexOf(Algorithm::kDefault)) continue;
+    double p;
+    if (!Beats(launches, def, o, &p)) continue;
+    qualified[a] = p;
+    if (best == IndexOf(Algorithm::kDefault) ||
+        launches.Median() < algorithms.at(best).Median()) {
+      best = a;
+    }
+  }
+  int choice = best;
+  const int incumbent = IndexOf(CurrentChoice(current, c, bytes));
+  if (qualified.count(incumbent) && incumbent != best) {
+    double p;
+    if (!Beats(algorithms.at(best), algorithms.at(incumbent), o, &p)) {
+      choice = incumbent;  // the newcomer is not clearly better: no flapping
+    }
+  }
+  SizeDecision d{bytes, static_cast<Algorithm>(choice), 1.0, {}};
+  const Launches& chosen = algorithms.at(choice);
+  d.evidence.p_value = choice == IndexOf(Algorithm::kDefault) ? 1 : qualified[choice];
+  d.evidence.launches_default = static_cast<int>(def.medians.size());
+  d.evidence.launches_algorithm = static_cast<int>(chosen.medians.size());
+  std::set<int64_t> campaigns = def.campaigns;
+  campaigns.insert(chosen.campaigns.begin(), chosen.campaigns.end());
+  d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
+  if (chosen.Median() > 0) d.speedup = def.Median() / chosen.Median();
+  return d;
+}
 
 // The first size of the range that belongs to `hi` rather than `lo`: the
 // geometric midpoint, rounded up, kept inside (lo, hi].
@@ -24,80 +101,119 @@ uint64_t Boundary(int64_t lo, int64_t hi) {
   return b;
 }
 
-double MedianOf(const std::map<int64_t, double>& launches) {
-  std::vector<double> v;
-  v.reserve(launches.size());
-  for (const auto& [launch, median] : launches) v.push_back(median);
-  return Median(std::move(v));
+// Runs of equal decisions become one range: geometric-mean speedup, the
+// weakest evidence of its sizes.
+void AppendRanges(Collective c, const std::vector<SizeDecision>& sizes,
+                  std::vector<Decision>* out) {
+  for (size_t i = 0; i < sizes.size();) {
+    size_t j = i;
+    double log_sum = 0;
+    Decision d;
+    d.evidence = sizes[i].evidence;
+    std::set<int64_t> campaigns;
+    while (j < sizes.size() && sizes[j].algorithm == sizes[i].algorithm) {
+      const Evidence& e = sizes[j].evidence;
+      log_sum += std::log(sizes[j].speedup);
+      d.evidence.p_value = std::max(d.evidence.p_value, e.p_value);
+      d.evidence.launches_default =
+          std::min(d.evidence.launches_default, e.launches_default);
+      d.evidence.launches_algorithm =
+          std::min(d.evidence.launches_algorithm, e.launches_algorithm);
+      campaigns.insert(e.campaigns.begin(), e.campaigns.end());
+      ++j;
+    }
+    d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
+    d.rule.collective = c;
+    d.rule.algorithm = sizes[i].algorithm;
+    d.rule.speedup = std::exp(log_sum / static_cast<double>(j - i));
+    d.rule.min_bytes = i == 0 ? 0 : Boundary(sizes[i - 1].bytes, sizes[i].bytes);
+    d.rule.max_bytes = j == sizes.size()
+                           ? kNoUpperBound
+                           : Boundary(sizes[j - 1].bytes, sizes[j].bytes) - 1;
+    out->push_back(std::move(d));
+    i = j;
+  }
 }
 
-// Faster than default in every launch that measured both.
-bool WinsEveryLaunch(const std::map<int64_t, double>& candidate,
-                     const std::map<int64_t, double>& def) {
-  for (const auto& [launch, t] : candidate) {
-    auto d = def.find(launch);
-    if (d != def.end() && t >= d->second) return false;
+// Lays a pin over the decisions of its collective: the parts of ranges it
+// covers give way to it.
+void Overlay(const PinnedRange& pin, std::vector<Decision>* decisions) {
+  // A pin over a collective nothing decided yet still covers [0, inf): the
+  // sizes around it run default, explicitly.
+  bool any = false;
+  for (const Decision& d : *decisions) any = any || d.rule.collective == pin.collective;
+  if (!any) {
+    Decision whole;
+    whole.rule.collective = pin.collective;
+    decisions->push_back(whole);
   }
-  return true;
+  std::vector<Decision> out;
+  for (Decision& d : *decisions) {
+    const Rule& r = d.rule;
+    if (r.collective != pin.collective || r.max_bytes < pin.min_bytes ||
+        r.min_bytes > pin.max_bytes) {
+      out.push_back(d);
+      continue;
+    }
+    if (r.min_bytes < pin.min_bytes) {
+      Decision left = d;
+      left.rule.max_bytes = pin.min_bytes - 1;
+      out.push_back(left);
+    }
+    if (r.max_bytes > pin.max_bytes) {
+      Decision right = d;
+      right.rule.min_bytes = pin.max_bytes + 1;
+      out.push_back(right);
+    }
+  }
+  Decision p;
+  p.rule.collective = pin.collective;
+  p.rule.min_bytes = pin.min_bytes;
+  p.rule.max_bytes = pin.max_bytes;
+  p.rule.algorithm = pin.algorithm;
+  p.rule.speedup = 0;  // not measured
+  p.evidence.pinned = true;
+  out.push_back(p);
+  std::sort(out.begin(), out.end(), [](const Decision& a, const Decision& b) {
+    return IndexOf(a.rule.collective) != IndexOf(b.rule.collective)
+               ? IndexOf(a.rule.collective) < IndexOf(b.rule.collective)
+               : a.rule.min_bytes < b.rule.min_bytes;
+  });
+  *decisions = std::move(out);
+}
+
+std::string Range(const Rule& r) {
+  return std::string(InfoOf(r.collective).name) + " " +
+         std::to_string(r.min_bytes) + "-" +
+         (r.max_bytes == kNoUpperBound ? std::string("inf")
+                                       : std::to_string(r.max_bytes));
 }
 
 }  // namespace
 
-std::vector<Rule> ComputeRules(const std::vector<LaunchMedian>& points,
-                               const EngineOptions& options) {
-  // collective -> size -> algorithm -> launch -> median
-  std::map<int, std::map<int64_t, std::map<int, std::map<int64_t, double>>>> by;
-  for (const LaunchMedian& p : points) {
-    if (InfoOf(p.collective).irregular) continue;
-    by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)][p.launch] =
-        p.median_seconds;
-  }
-  std::vector<Rule> rules;
-  for (const auto& [c, sizes] : by) {
-    std::vector<Decision> decided;
+std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
+                                       const std::vector<Rule>& current,
+                                       const std::vector<PinnedRange>& pins,
+                                       const EngineOptions& options) {
+  std::vector<Decision> decisions;
+  for (const auto& [c, sizes] : Group(points)) {
+    const Collective coll = static_cast<Collective>(c);
+    std::vector<SizeDecision> decided;
     for (const auto& [bytes, algorithms] : sizes) {
-      auto def = algorithms.find(IndexOf(Algorithm::kDefault));
-      if (def == algorithms.end()) continue;
-      const double t_default = MedianOf(def->second);
-      Decision d{bytes, Algorithm::kDefault, 1.0};
-      double t_best = t_default;
-      for (const auto& [a, launches] : algorithms) {
-        const double t = MedianOf(launches);
-        if (t < t_best && WinsEveryLaunch(launches, def->second)) {
-          t_best = t;
-          d.algorithm = static_cast<Algorithm>(a);
-        }
-      }
-      if (d.algorithm != Algorithm::kDefault &&
-          t_best <= (1 - options.margin) * t_default && t_best > 0) {
-        d.speedup = t_default / t_best;
-      } else {
-        d.algorithm = Algorithm::kDefault;
-      }
-      decided.push_back(d);
+      if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
+      decided.push_back(DecideSize(coll, bytes, algorithms, current, options));
     }
-    // Runs of equal decisions become one range; its speedup is the
-    // geometric mean over the run's sizes.
-    for (size_t i = 0; i < decided.size();) {
-      size_t j = i;
-      double log_sum = 0;
-      while (j < decided.size() && decided[j].algorithm == decided[i].algorithm) {
-        log_sum += std::log(decided[j].speedup);
-        ++j;
-      }
-      Rule r;
-      r.collective = static_cast<Collective>(c);
-      r.algorithm = decided[i].algorithm;
-      r.speedup = std::exp(log_sum / static_cast<double>(j - i));
-      r.min_bytes = i == 0 ? 0 : Boundary(decided[i - 1].bytes, decided[i].bytes);
-      r.max_bytes = j == decided.size()
-                        ? kNoUpperBound
-                        : Boundary(decided[j - 1].bytes, decided[j].bytes) - 1;
-      rules.push_back(r);
-      i = j;
-    }
+    AppendRanges(coll, decided, &decisions);
   }
-  return rules;
+  ApplyPins(pins, &decisions);
+  return decisions;
+}
+
+void ApplyPins(const std::vector<PinnedRange>& pins,
+               std::vector<Decision>* decisions) {
+  // A range pinned once and no longer is an ordinary decision again.
+  for (Decision& d : *decisions) d.evidence.pinned = false;
+  for (const PinnedRange& pin : pins) Overlay(pin, decisions);
 }
 
 bool SameDecisions(const std::vector<Rule>& a, const std::vector<Rule>& b) {
@@ -110,6 +226,97 @@ bool SameDecisions(const std::vector<Rule>& a, const std::vector<Rule>& b) {
     }
   }
   return true;
+}
+
+std::string DescribeChanges(const std::vector<Rule>& before,
+                            const std::vector<Rule>& after) {
+  // Compared size by size: cut every collective's byte axis at each range
+  // boundary of either table, and report the pieces whose algorithm changed
+  // (adjacent pieces with the same change merged). Comparing rules one by
+  // one would report a merged range as changed and miss a removed one.
+  std::string out;
+  for (int ci = 0; ci < kNumCollectives; ++ci) {
+    const Collective c = static_cast<Collective>(ci);
+    std::set<uint64_t> starts = {0};
+    for (const auto* rules : {&before, &after}) {
+      for (const Rule& r : *rules) {
+        if (r.collective != c) continue;
+        starts.insert(r.min_bytes);
+        if (r.max_bytes != kNoUpperBound) starts.insert(r.max_bytes + 1);
+      }
+    }
+    struct Piece {
+      uint64_t min, max;
+      Algorithm was, now;
+    };
+    std::vector<Piece> pieces;
+    for (auto it = starts.begin(); it != starts.end(); ++it) {
+      auto next = std::next(it);
+      const uint64_t max = next == starts.end() ? kNoUpperBound : *next - 1;
+      const int64_t at = static_cast<int64_t>(*it);
+      Piece piece{*it, max, CurrentChoice(before, c, at), CurrentChoice(after, c, at)};
+      if (!pieces.empty() && pieces.back().was == piece.was &&
+          pieces.back().now == piece.now) {
+        pieces.back().max = max;
+      } else {
+        pieces.push_back(piece);
+      }
+    }
+    for (const Piece& p : pieces) {
+      if (p.was == p.now) continue;
+      if (!out.empty()) out += "; ";
+      out += Range(Rule{c, p.min, p.max, p.now, 0}) + ": " +
+             std::string(InfoOf(p.was).name) + " -> " +
+             std::string(InfoOf(p.now).name);
+    }
+  }
+  return out;
+}
+
+std::vector<ViolationFound> FindViolations(
+    const std::vector<LaunchMedian>& points, const EngineOptions& options) {
+  std::vector<ViolationFound> out;
+  for (const auto& [c, sizes] : Group(points)) {
+    const Collective coll = static_cast<Collective>(c);
+    const Launches* previous = nullptr;
+    int64_t previous_bytes = 0;
+    for (const auto& [bytes, algorithms] : sizes) {
+      auto def = algorithms.find(IndexOf(Algorithm::kDefault));
+      if (def == algorithms.end()) continue;
+      for (const auto& [a, launches] : algorithms) {
+        if (a == IndexOf(Algorithm::kDefault)) continue;
+        const double p = MannWhitneyLess(launches.medians, def->second.medians);
+        if (p > options.alpha || launches.Median() <= 0) continue;
+        ViolationFound v;
+        v.collective = coll;
+        v.algorithm = static_cast<Algorithm>(a);
+        v.msg_bytes = bytes;
+        v.factor = def->second.Median() / launches.Median();
+        v.p_value = p;
+        v.launches = static_cast<int>(
+            std::min(launches.medians.size(), def->second.medians.size()));
+        out.push_back(v);
+      }
+      if (previous != nullptr) {
+        const double p = MannWhitneyLess(def->second.medians, previous->medians);
+        if (p <= options.alpha && def->second.Median() > 0) {
+          ViolationFound v;
+          v.monotony = true;
+          v.collective = coll;
+          v.msg_bytes = previous_bytes;
+          v.larger_bytes = bytes;
+          v.factor = previous->Median() / def->second.Median();
+          v.p_value = p;
+          v.launches = static_cast<int>(
+              std::min(previous->medians.size(), def->second.medians.size()));
+          out.push_back(v);
+        }
+      }
+      previous = &def->second;
+      previous_bytes = bytes;
+    }
+  }
+  return out;
 }
 
 }  // namespace colltune::daemon

@@ -1,16 +1,21 @@
-// The decision engine: from a profile's measurements to its decision rules.
+// The decision engine: from a profile's measurements to its decision rules,
+// and the guideline violations they reveal.
 //
-// For every collective and measured message size, the candidate is the
-// algorithm with the lowest median over launches of the per-launch median
-// latency. It replaces `default` only if it is faster by at least the margin
-// (seed 004 uses 10%), t_candidate <= (1 - margin) * t_default, and faster in
-// every launch that measured both: launch-to-launch variance is real, and a
-// win that one launch contradicts is not one to bet a job on. (A one-sided
-// rank test over launches replaces this rule in a later version.) Sizes
-// without a `default` measurement decide nothing. The decided sizes then cover the
-// whole size axis: each owns the sizes nearest to it on a log scale (range
-// boundaries at geometric midpoints), the first range starts at 0, the last
-// has no upper bound, and neighbours with the same algorithm merge.
+// For every collective and measured message size:
+//  * each algorithm's evidence is its per-launch median latencies (launch to
+//    launch variance is real: seed 004, ReproMPI);
+//  * an algorithm can replace `default` only if a one-sided Mann-Whitney test
+//    over those medians says it is faster (p <= alpha, default 0.05) and its
+//    median of medians is faster by at least the margin (default 10%):
+//    t <= (1 - margin) * t_default;
+//  * among those, the one with the lowest median wins, with hysteresis: the
+//    current table's choice keeps its place while it still qualifies, unless
+//    the newcomer beats it by the same test and margin. Ties and noise keep
+//    `default`, and decisions do not flap between close alternatives.
+// Decided sizes then cover the whole size axis: each owns the sizes nearest
+// to it on a log scale (boundaries at geometric midpoints), the first range
+// starts at 0, the last has no upper bound, and neighbours with the same
+// algorithm merge. Finally administrators' pins override their ranges.
 //
 // Irregular collectives (gatherv, scatterv) are keyed by communicator size
 // only, so they get no size ranges from here.
@@ -18,6 +23,7 @@
 #define COLLTUNE_DAEMON_ENGINE_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/catalog.h"
@@ -27,6 +33,7 @@ namespace colltune::daemon {
 
 struct EngineOptions {
   double margin = 0.10;
+  double alpha = 0.05;  // significance level of the rank tests
 };
 
 // The median latency of one point in one launch.
@@ -34,17 +41,74 @@ struct LaunchMedian {
   Collective collective = Collective::kAllgather;
   Algorithm algorithm = Algorithm::kDefault;
   int64_t msg_bytes = 0;
-  int64_t launch = 0;  // identifies the launch (campaign and index)
+  int64_t launch = 0;    // identifies the launch (unique in the profile)
+  int64_t campaign = 0;  // the campaign it belongs to
   double median_seconds = 0;
 };
 
-// Rules sorted by (collective, min_bytes), covering [0, inf) for every
-// collective with at least one decided size; `default` ranges included.
-std::vector<Rule> ComputeRules(const std::vector<LaunchMedian>& points,
-                               const EngineOptions& options);
+// Why a range has its algorithm.
+struct Evidence {
+  double p_value = 1;          // largest over the range's sizes
+  int launches_default = 0;    // fewest over the range's sizes
+  int launches_algorithm = 0;
+  std::vector<int64_t> campaigns;  // sorted, unique
+  bool pinned = false;
+};
 
-// True if both rule lists decide the same (speedups may differ).
+struct Decision {
+  Rule rule;
+  Evidence evidence;
+};
+
+// An administrator's decision for a byte range.
+struct PinnedRange {
+  Collective collective = Collective::kAllgather;
+  uint64_t min_bytes = 0;
+  uint64_t max_bytes = kNoUpperBound;
+  Algorithm algorithm = Algorithm::kDefault;
+};
+
+// Decisions sorted by (collective, min_bytes), covering [0, inf) for every
+// collective with a decided size or a pin; `default` ranges included.
+// `current` is the profile's current table (for hysteresis), maybe empty.
+std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
+                                       const std::vector<Rule>& current,
+                                       const std::vector<PinnedRange>& pins,
+                                       const EngineOptions& options);
+
+// Lays `pins` over `decisions` (sorted as ComputeDecisions returns them), in
+// order, so a later pin wins where pins overlap; the parts of ranges a pin
+// covers give way to it. Used by ComputeDecisions and by rollbacks, which
+// must respect pins too.
+void ApplyPins(const std::vector<PinnedRange>& pins,
+               std::vector<Decision>* decisions);
+
+// True if both decide the same algorithms for the same ranges (speedups and
+// evidence may differ).
 bool SameDecisions(const std::vector<Rule>& a, const std::vector<Rule>& b);
+
+// What changed from `before` to `after`, size by size: one "; "-separated
+// item per maximal byte range whose algorithm changed, e.g.
+// "allreduce 8192-inf: default -> allreduce_as_reduce_bcast".
+std::string DescribeChanges(const std::vector<Rule>& before,
+                            const std::vector<Rule>& after);
+
+struct ViolationFound {
+  bool monotony = false;
+  Collective collective = Collective::kAllgather;
+  Algorithm algorithm = Algorithm::kDefault;
+  int64_t msg_bytes = 0;
+  int64_t larger_bytes = 0;  // monotony only
+  double factor = 0;
+  double p_value = 1;
+  int launches = 0;
+};
+
+// Guideline violations (default significantly slower than a mock-up, at the
+// same level alpha, without a margin) and monotony violations (default
+// significantly faster at the next larger measured size).
+std::vector<ViolationFound> FindViolations(
+    const std::vector<LaunchMedian>& points, const EngineOptions& options);
 
 }  // namespace colltune::daemon
 

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   std::string db_path, listen;
   colltune::daemon::TunerOptions options;
   std::string log_level = "info";
+  std::string token_file;
   app.add_option("--state-dir", state_dir,
                  "Directory for the default database and socket")
       ->capture_default_str();
@@ -52,6 +53,13 @@ int main(int argc, char** argv) {
                  "A mock-up replaces default only if at least this much faster")
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
+  app.add_option("--alpha", options.engine.alpha,
+                 "Significance level of the rank tests behind decisions")
+      ->check(CLI::Range(0.0001, 0.5))
+      ->capture_default_str();
+  app.add_option("--admin-token-file", token_file,
+                 "File whose first line is the token that rollback, pin and "
+                 "unpin must present (none: they are refused)");
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->capture_default_str();
@@ -83,20 +91,33 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  colltune::daemon::AdminToken token;
+  if (!token_file.empty()) {
+    auto loaded = colltune::daemon::AdminToken::FromFile(token_file);
+    if (!loaded.ok()) {
+      spdlog::error("{}", loaded.status().ToString());
+      return 1;
+    }
+    token = *loaded;
+  }
+
   auto store = colltune::db::Store::Open(db_path);
   if (!store.ok()) {
     spdlog::error("{}", store.status().ToString());
     return 1;
   }
   colltune::daemon::Tuner tuner(store->get(), options);
-  colltune::daemon::TuningService service(&tuner);
+  colltune::daemon::TuningService service(&tuner, &token);
   auto server = colltune::daemon::StartServer(listen, &service);
   if (!server.ok()) {
     spdlog::error("{}", server.status().ToString());
     return 1;
   }
-  spdlog::info("colltuned listening on {}, database {} (schema v{}), cluster {}",
-               listen, db_path, (*store)->schema_version(), options.cluster);
+  spdlog::info(
+      "colltuned listening on {}, database {} (schema v{}), cluster {}, admin "
+      "requests {}",
+      listen, db_path, (*store)->schema_version(), options.cluster,
+      token.configured() ? "enabled" : "disabled");
 
   int signal = 0;
   sigwait(&signals, &signal);

@@ -85,6 +85,65 @@ grpc::Status TuningService::GetProfile(grpc::ServerContext*,
   return Reply(tuner_->GetProfile(*r), out);
 }
 
+grpc::Status TuningService::GetTableHistory(grpc::ServerContext*,
+                                            const v1::GetTableHistoryRequest* r,
+                                            v1::GetTableHistoryResponse* out) {
+  return Reply(tuner_->GetTableHistory(*r), out);
+}
+
+grpc::Status TuningService::GetTableVersion(grpc::ServerContext*,
+                                            const v1::GetTableVersionRequest* r,
+                                            v1::GetTableVersionResponse* out) {
+  return Reply(tuner_->GetTableVersion(*r), out);
+}
+
+grpc::Status TuningService::GetViolations(grpc::ServerContext*,
+                                          const v1::GetViolationsRequest* r,
+                                          v1::GetViolationsResponse* out) {
+  return Reply(tuner_->GetViolations(*r), out);
+}
+
+grpc::Status TuningService::GetCampaign(grpc::ServerContext*,
+                                        const v1::GetCampaignRequest* r,
+                                        v1::GetCampaignResponse* out) {
+  return Reply(tuner_->GetCampaign(*r), out);
+}
+
+grpc::Status TuningService::ListPins(grpc::ServerContext*,
+                                     const v1::ListPinsRequest* r,
+                                     v1::ListPinsResponse* out) {
+  return Reply(tuner_->ListPins(*r), out);
+}
+
+absl::Status TuningService::CheckAdmin(const grpc::ServerContext* ctx) const {
+  const auto& metadata = ctx->client_metadata();
+  auto it = metadata.find(kAdminTokenHeader);
+  const std::string_view presented =
+      it == metadata.end() ? std::string_view()
+                           : std::string_view(it->second.data(), it->second.size());
+  return token_->Check(presented);
+}
+
+grpc::Status TuningService::RollbackTable(grpc::ServerContext* ctx,
+                                          const v1::RollbackTableRequest* r,
+                                          v1::RollbackTableResponse* out) {
+  if (absl::Status s = CheckAdmin(ctx); !s.ok()) return ToGrpc(s);
+  return Reply(tuner_->RollbackTable(*r), out);
+}
+
+grpc::Status TuningService::Pin(grpc::ServerContext* ctx,
+                                const v1::PinRequest* r, v1::PinResponse* out) {
+  if (absl::Status s = CheckAdmin(ctx); !s.ok()) return ToGrpc(s);
+  return Reply(tuner_->Pin(*r), out);
+}
+
+grpc::Status TuningService::Unpin(grpc::ServerContext* ctx,
+                                  const v1::UnpinRequest* r,
+                                  v1::UnpinResponse* out) {
+  if (absl::Status s = CheckAdmin(ctx); !s.ok()) return ToGrpc(s);
+  return Reply(tuner_->Unpin(*r), out);
+}
+
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
     const std::string& address, TuningService* service) {
   if (address.rfind("unix:", 0) == 0) {

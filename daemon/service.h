@@ -10,6 +10,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "absl/status/statusor.h"
+#include "daemon/auth.h"
 #include "daemon/tuner.h"
 #include "proto/colltune.grpc.pb.h"
 
@@ -17,7 +18,10 @@ namespace colltune::daemon {
 
 class TuningService final : public v1::Tuning::Service {
  public:
-  explicit TuningService(Tuner* tuner) : tuner_(tuner) {}
+  // `token` guards RollbackTable, Pin and Unpin (metadata key
+  // kAdminTokenHeader).
+  TuningService(Tuner* tuner, const AdminToken* token)
+      : tuner_(tuner), token_(token) {}
 
   grpc::Status GetTable(grpc::ServerContext*, const v1::GetTableRequest* r,
                         v1::GetTableResponse* out) override;
@@ -31,9 +35,32 @@ class TuningService final : public v1::Tuning::Service {
                             v1::ListProfilesResponse* out) override;
   grpc::Status GetProfile(grpc::ServerContext*, const v1::GetProfileRequest* r,
                           v1::GetProfileResponse* out) override;
+  grpc::Status GetTableHistory(grpc::ServerContext*,
+                               const v1::GetTableHistoryRequest* r,
+                               v1::GetTableHistoryResponse* out) override;
+  grpc::Status GetTableVersion(grpc::ServerContext*,
+                               const v1::GetTableVersionRequest* r,
+                               v1::GetTableVersionResponse* out) override;
+  grpc::Status GetViolations(grpc::ServerContext*,
+                             const v1::GetViolationsRequest* r,
+                             v1::GetViolationsResponse* out) override;
+  grpc::Status GetCampaign(grpc::ServerContext*, const v1::GetCampaignRequest* r,
+                           v1::GetCampaignResponse* out) override;
+  grpc::Status ListPins(grpc::ServerContext*, const v1::ListPinsRequest* r,
+                        v1::ListPinsResponse* out) override;
+  grpc::Status RollbackTable(grpc::ServerContext* ctx,
+                             const v1::RollbackTableRequest* r,
+                             v1::RollbackTableResponse* out) override;
+  grpc::Status Pin(grpc::ServerContext* ctx, const v1::PinRequest* r,
+                   v1::PinResponse* out) override;
+  grpc::Status Unpin(grpc::ServerContext* ctx, const v1::UnpinRequest* r,
+                     v1::UnpinResponse* out) override;
 
  private:
+  absl::Status CheckAdmin(const grpc::ServerContext* ctx) const;
+
   Tuner* tuner_;
+  const AdminToken* token_;
 };
 
 // Starts a gRPC server for `service` on `address` ("unix:/path" or

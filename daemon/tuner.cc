@@ -1,6 +1,7 @@
 #include "daemon/tuner.h"
 
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "common/limits.h"
@@ -20,14 +21,28 @@ void ToProto(const db::ProfileKey& k, v1::Context* c) {
   c->set_ppn(k.ppn);
 }
 
-void ToProto(const Rule& r, v1::Rule* out) {
+int64_t ProtoMax(uint64_t max_bytes) {
+  return max_bytes == kNoUpperBound ? -1 : static_cast<int64_t>(max_bytes);
+}
+
+void ToProto(const db::StoredRule& s, v1::Rule* out) {
+  const Rule& r = s.rule;
   out->set_collective(std::string(InfoOf(r.collective).name));
   out->set_algorithm(std::string(InfoOf(r.algorithm).name));
   out->set_min_bytes(static_cast<int64_t>(r.min_bytes));
-  out->set_max_bytes(r.max_bytes == kNoUpperBound
-                         ? -1
-                         : static_cast<int64_t>(r.max_bytes));
+  out->set_max_bytes(ProtoMax(r.max_bytes));
   out->set_speedup(r.speedup);
+  out->set_p_value(s.p_value);
+  out->set_launches_default(s.launches_default);
+  out->set_launches_algorithm(s.launches_algorithm);
+  size_t start = 0;
+  while (start < s.campaigns.size()) {
+    size_t end = s.campaigns.find(',', start);
+    if (end == std::string::npos) end = s.campaigns.size();
+    if (end > start) out->add_campaigns(s.campaigns.substr(start, end - start));
+    start = end + 1;
+  }
+  out->set_pinned(s.pinned);
 }
 
 void ToProto(const db::Profile& p, const db::TableVersion* table,
@@ -36,7 +51,20 @@ void ToProto(const db::Profile& p, const db::TableVersion* table,
   out->set_profile_id(p.id);
   if (table == nullptr) return;
   out->set_version(table->version);
-  for (const Rule& r : table->rules) ToProto(r, out->add_rules());
+  out->set_created_at(table->created_at);
+  out->set_reason(table->reason);
+  for (const db::StoredRule& r : table->rules) ToProto(r, out->add_rules());
+}
+
+void ToProto(const db::PinRow& p, int64_t profile_id, v1::Pin* out) {
+  out->set_id(p.id);
+  out->set_profile_id(profile_id);
+  out->set_collective(std::string(InfoOf(p.collective).name));
+  out->set_min_bytes(p.min_bytes);
+  out->set_max_bytes(p.max_bytes);
+  out->set_algorithm(std::string(InfoOf(p.algorithm).name));
+  out->set_note(p.note);
+  out->set_created_at(p.created_at);
 }
 
 }  // namespace
@@ -50,6 +78,16 @@ db::ProfileKey Tuner::KeyOf(const v1::Context& c) const {
   k.nodes = c.nodes();
   k.ppn = c.ppn();
   return k;
+}
+
+absl::Status Tuner::RequireProfile(int64_t id) {
+  if (id <= 0) return absl::InvalidArgumentError("profile_id must be positive");
+  absl::StatusOr<std::optional<db::Profile>> p = store_->GetProfile(id);
+  if (!p.ok()) return p.status();
+  if (!p->has_value()) {
+    return absl::NotFoundError("no profile with id " + std::to_string(id));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<v1::GetTableResponse> Tuner::GetTable(
@@ -75,8 +113,7 @@ absl::StatusOr<v1::GetTableResponse> Tuner::GetTable(
   return response;
 }
 
-absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
-    int64_t profile_id, const std::string& reason) {
+absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
       store_->LaunchPoints(profile_id);
   if (!points.ok()) return points.status();
@@ -85,19 +122,83 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
   for (const db::LaunchPoint& p : *points) {
     // Launch indices stay below limits::kMaxLaunches.
     const int64_t launch = p.campaign_id * limits::kMaxLaunches + p.launch;
-    medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch, p.median});
+    medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch,
+                       p.campaign_id, p.median});
   }
-  std::vector<Rule> rules = ComputeRules(medians, options_.engine);
+  return medians;
+}
+
+absl::StatusOr<std::vector<PinnedRange>> Tuner::PinsOf(int64_t profile_id) {
+  absl::StatusOr<std::vector<db::PinRow>> rows = store_->Pins(profile_id);
+  if (!rows.ok()) return rows.status();
+  std::vector<PinnedRange> pins;
+  for (const db::PinRow& p : *rows) {
+    pins.push_back({p.collective, static_cast<uint64_t>(p.min_bytes),
+                    p.max_bytes < 0 ? kNoUpperBound
+                                    : static_cast<uint64_t>(p.max_bytes),
+                    p.algorithm});
+  }
+  return pins;
+}
+
+absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
+    int64_t profile_id, const std::optional<db::TableVersion>& current,
+    const std::vector<Decision>& decisions, const std::string& reason) {
+  absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> campaigns =
+      store_->Campaigns(profile_id);
+  if (!campaigns.ok()) return campaigns.status();
+  std::map<int64_t, std::string> label(campaigns->begin(), campaigns->end());
+  std::vector<db::StoredRule> rules;
+  std::vector<Rule> after;
+  for (const Decision& d : decisions) {
+    db::StoredRule s;
+    s.rule = d.rule;
+    s.p_value = d.evidence.p_value;
+    s.launches_default = d.evidence.launches_default;
+    s.launches_algorithm = d.evidence.launches_algorithm;
+    s.pinned = d.evidence.pinned;
+    for (int64_t c : d.evidence.campaigns) {
+      if (!s.campaigns.empty()) s.campaigns += ",";
+      s.campaigns += label[c];
+    }
+    rules.push_back(std::move(s));
+    after.push_back(d.rule);
+  }
+  const std::vector<Rule> before =
+      current.has_value() ? current->Rules() : std::vector<Rule>();
+  if (current.has_value() && SameDecisions(before, after)) {
+    // Same decisions, newer evidence: the current version shows what is
+    // known now; versions mark changes of decisions only.
+    if (absl::Status e =
+            store_->RefreshEvidence(profile_id, current->version, rules);
+        !e.ok()) {
+      return e;
+    }
+    return std::make_pair(current->version, false);
+  }
+  if (!current.has_value() && rules.empty()) {
+    return std::make_pair(int64_t{0}, false);
+  }
+  absl::StatusOr<int64_t> version = store_->AddTable(
+      profile_id, rules, reason, DescribeChanges(before, after));
+  if (!version.ok()) return version.status();
+  return std::make_pair(*version, true);
+}
+
+absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
+    int64_t profile_id, const std::string& reason) {
+  absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(profile_id);
+  if (!medians.ok()) return medians.status();
   absl::StatusOr<std::optional<db::TableVersion>> current =
       store_->CurrentTable(profile_id);
   if (!current.ok()) return current.status();
-  if (current->has_value() && SameDecisions((*current)->rules, rules)) {
-    return std::make_pair((*current)->version, false);
-  }
-  if (!current->has_value() && rules.empty()) return std::make_pair(int64_t{0}, false);
-  absl::StatusOr<int64_t> version = store_->AddTable(profile_id, rules, reason);
-  if (!version.ok()) return version.status();
-  return std::make_pair(*version, true);
+  absl::StatusOr<std::vector<PinnedRange>> pins = PinsOf(profile_id);
+  if (!pins.ok()) return pins.status();
+  const std::vector<Rule> before =
+      current->has_value() ? (*current)->Rules() : std::vector<Rule>();
+  return StoreIfChanged(profile_id, *current,
+                        ComputeDecisions(*medians, before, *pins, options_.engine),
+                        reason);
 }
 
 absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
@@ -107,6 +208,24 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
   v1::UploadMeasurementsResponse response;
   std::lock_guard<std::mutex> lock(mu_);
   absl::Status s = store_->InTransaction([&]() -> absl::Status {
+    if (r.measurements_size() == 0) {
+      // A closing upload with no points only makes sense after partial ones;
+      // refusing it otherwise keeps empty profiles out of the store.
+      absl::StatusOr<std::optional<db::Profile>> found = store_->FindProfile(key);
+      if (!found.ok()) return found.status();
+      bool known = false;
+      if (found->has_value()) {
+        absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> campaigns =
+            store_->Campaigns((*found)->id);
+        if (!campaigns.ok()) return campaigns.status();
+        for (const auto& c : *campaigns) known = known || c.second == r.campaign();
+      }
+      if (!known) {
+        return absl::FailedPreconditionError(
+            "upload without measurements closes a launch, but nothing of campaign '" +
+            r.campaign() + "' is stored for this context");
+      }
+    }
     absl::StatusOr<int64_t> profile = store_->UpsertProfile(key);
     if (!profile.ok()) return profile.status();
     absl::StatusOr<int64_t> campaign =
@@ -123,10 +242,16 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
         return e;
       }
     }
-    absl::StatusOr<std::pair<int64_t, bool>> tuned = Retune(
-        *profile, "campaign '" + r.campaign() + "' launch " +
-                      std::to_string(r.launch()) + ": " +
-                      std::to_string(r.measurements_size()) + " points");
+    absl::StatusOr<std::pair<int64_t, bool>> tuned;
+    if (r.partial()) {
+      absl::StatusOr<std::optional<db::TableVersion>> t =
+          store_->CurrentTable(*profile);
+      if (!t.ok()) return t.status();
+      tuned = std::make_pair(t->has_value() ? (*t)->version : int64_t{0}, false);
+    } else {
+      tuned = Retune(*profile, "campaign '" + r.campaign() + "' launch " +
+                                   std::to_string(r.launch()));
+    }
     if (!tuned.ok()) return tuned.status();
     response.set_profile_id(*profile);
     response.set_campaign_id(*campaign);
@@ -185,11 +310,7 @@ absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {
   if (!t.ok()) return t.status();
   if (t->has_value()) {
     out.set_table_version((*t)->version);
-    int differing = 0;
-    for (const Rule& r : (*t)->rules) {
-      if (r.algorithm != Algorithm::kDefault) ++differing;
-    }
-    out.set_rules_not_default(differing);
+    out.set_rules_not_default((*t)->RulesNotDefault());
   }
   return out;
 }
@@ -212,13 +333,10 @@ absl::StatusOr<v1::ListProfilesResponse> Tuner::ListProfiles(
 
 absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
     const v1::GetProfileRequest& r) {
-  if (r.id() <= 0) return absl::InvalidArgumentError("id must be positive");
   std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(r.id()); !s.ok()) return s;
   absl::StatusOr<std::optional<db::Profile>> p = store_->GetProfile(r.id());
   if (!p.ok()) return p.status();
-  if (!p->has_value()) {
-    return absl::NotFoundError("no profile with id " + std::to_string(r.id()));
-  }
   v1::GetProfileResponse response;
   absl::StatusOr<v1::ProfileSummary> summary = Summarize(**p);
   if (!summary.ok()) return summary.status();
@@ -257,6 +375,212 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
   absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(r.id());
   if (!t.ok()) return t.status();
   ToProto(**p, t->has_value() ? &**t : nullptr, response.mutable_table());
+  return response;
+}
+
+absl::StatusOr<v1::GetTableHistoryResponse> Tuner::GetTableHistory(
+    const v1::GetTableHistoryRequest& r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
+  absl::StatusOr<std::vector<db::TableVersionInfo>> history =
+      store_->TableHistory(r.profile_id());
+  if (!history.ok()) return history.status();
+  v1::GetTableHistoryResponse response;
+  for (const db::TableVersionInfo& v : *history) {
+    v1::TableVersionSummary* out = response.add_versions();
+    out->set_version(v.version);
+    out->set_created_at(v.created_at);
+    out->set_reason(v.reason);
+    out->set_changes(v.changes);
+    out->set_rules_not_default(v.rules_not_default);
+  }
+  return response;
+}
+
+absl::StatusOr<v1::GetTableVersionResponse> Tuner::GetTableVersion(
+    const v1::GetTableVersionRequest& r) {
+  if (r.version() < 0) return absl::InvalidArgumentError("version must not be negative");
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
+  absl::StatusOr<std::optional<db::Profile>> p = store_->GetProfile(r.profile_id());
+  if (!p.ok()) return p.status();
+  absl::StatusOr<std::optional<db::TableVersion>> t =
+      store_->TableAt(r.profile_id(), r.version());
+  if (!t.ok()) return t.status();
+  if (!t->has_value()) {
+    return absl::NotFoundError("profile " + std::to_string(r.profile_id()) +
+                               " has no table version " +
+                               std::to_string(r.version()));
+  }
+  v1::GetTableVersionResponse response;
+  ToProto(**p, &**t, response.mutable_table());
+  return response;
+}
+
+absl::StatusOr<v1::GetViolationsResponse> Tuner::GetViolations(
+    const v1::GetViolationsRequest& r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
+  absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(r.profile_id());
+  if (!medians.ok()) return medians.status();
+  v1::GetViolationsResponse response;
+  for (const ViolationFound& v : FindViolations(*medians, options_.engine)) {
+    v1::Violation* out = response.add_violations();
+    out->set_kind(v.monotony ? "monotony" : "guideline");
+    out->set_collective(std::string(InfoOf(v.collective).name));
+    out->set_algorithm(std::string(InfoOf(v.algorithm).name));
+    out->set_guideline(std::string(InfoOf(v.algorithm).guideline));
+    out->set_msg_bytes(v.msg_bytes);
+    out->set_larger_bytes(v.larger_bytes);
+    out->set_factor(v.factor);
+    out->set_p_value(v.p_value);
+    out->set_launches(v.launches);
+  }
+  return response;
+}
+
+absl::StatusOr<v1::GetCampaignResponse> Tuner::GetCampaign(
+    const v1::GetCampaignRequest& r) {
+  if (absl::Status s = ValidateGetCampaign(r); !s.ok()) return s;
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::StatusOr<std::optional<db::Profile>> p =
+      store_->FindProfile(KeyOf(r.context()));
+  if (!p.ok()) return p.status();
+  v1::GetCampaignResponse response;
+  if (!p->has_value()) return response;
+  absl::StatusOr<std::vector<db::StoredPointRow>> points =
+      store_->CampaignPoints((*p)->id, r.campaign());
+  if (!points.ok()) return points.status();
+  for (const db::StoredPointRow& sp : *points) {
+    v1::StoredPoint* out = response.add_points();
+    out->set_launch(sp.launch);
+    out->set_collective(std::string(InfoOf(sp.collective).name));
+    out->set_algorithm(std::string(InfoOf(sp.algorithm).name));
+    out->set_msg_bytes(sp.msg_bytes);
+    out->set_samples(static_cast<int32_t>(sp.samples));
+  }
+  return response;
+}
+
+absl::StatusOr<v1::ListPinsResponse> Tuner::ListPins(
+    const v1::ListPinsRequest& r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
+  absl::StatusOr<std::vector<db::PinRow>> pins = store_->Pins(r.profile_id());
+  if (!pins.ok()) return pins.status();
+  v1::ListPinsResponse response;
+  for (const db::PinRow& p : *pins) ToProto(p, r.profile_id(), response.add_pins());
+  return response;
+}
+
+absl::StatusOr<v1::RollbackTableResponse> Tuner::RollbackTable(
+    const v1::RollbackTableRequest& r) {
+  if (r.version() <= 0) return absl::InvalidArgumentError("version must be positive");
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
+  v1::RollbackTableResponse response;
+  absl::Status s = store_->InTransaction([&]() -> absl::Status {
+    absl::StatusOr<std::optional<db::TableVersion>> old =
+        store_->TableAt(r.profile_id(), r.version());
+    if (!old.ok()) return old.status();
+    if (!old->has_value()) {
+      return absl::NotFoundError("profile " + std::to_string(r.profile_id()) +
+                                 " has no table version " +
+                                 std::to_string(r.version()));
+    }
+    absl::StatusOr<std::optional<db::TableVersion>> current =
+        store_->CurrentTable(r.profile_id());
+    if (!current.ok()) return current.status();
+    absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> campaigns =
+        store_->Campaigns(r.profile_id());
+    if (!campaigns.ok()) return campaigns.status();
+    std::map<std::string, int64_t> id_of;
+    for (const auto& [id, label] : *campaigns) id_of[label] = id;
+    // The old rules with their old evidence become the incumbent; today's
+    // pins still hold over them. Later retunes replace a rolled-back choice
+    // only on significant new evidence (the engine's hysteresis); a choice
+    // that must stay regardless of evidence is a pin.
+    std::vector<Decision> decisions;
+    for (const db::StoredRule& stored : (*old)->rules) {
+      Decision d;
+      d.rule = stored.rule;
+      d.evidence.p_value = stored.p_value;
+      d.evidence.launches_default = stored.launches_default;
+      d.evidence.launches_algorithm = stored.launches_algorithm;
+      size_t start = 0;
+      while (start < stored.campaigns.size()) {
+        size_t end = stored.campaigns.find(',', start);
+        if (end == std::string::npos) end = stored.campaigns.size();
+        auto it = id_of.find(stored.campaigns.substr(start, end - start));
+        if (it != id_of.end()) d.evidence.campaigns.push_back(it->second);
+        start = end + 1;
+      }
+      decisions.push_back(std::move(d));
+    }
+    absl::StatusOr<std::vector<PinnedRange>> pins = PinsOf(r.profile_id());
+    if (!pins.ok()) return pins.status();
+    ApplyPins(*pins, &decisions);
+    absl::StatusOr<std::pair<int64_t, bool>> stored = StoreIfChanged(
+        r.profile_id(), *current, decisions,
+        "rollback to version " + std::to_string(r.version()));
+    if (!stored.ok()) return stored.status();
+    response.set_table_version(stored->first);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return response;
+}
+
+absl::StatusOr<v1::PinResponse> Tuner::Pin(const v1::PinRequest& r) {
+  if (absl::Status s = ValidatePin(r); !s.ok()) return s;
+  const v1::Pin& pin = r.pin();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(pin.profile_id()); !s.ok()) return s;
+  v1::PinResponse response;
+  absl::Status s = store_->InTransaction([&]() -> absl::Status {
+    db::PinRow row;
+    row.collective = *ParseCollective(pin.collective());
+    row.algorithm = *ParseAlgorithm(pin.algorithm());
+    row.min_bytes = pin.min_bytes();
+    row.max_bytes = pin.max_bytes();
+    row.note = pin.note();
+    absl::StatusOr<int64_t> id = store_->AddPin(pin.profile_id(), row);
+    if (!id.ok()) return id.status();
+    absl::StatusOr<std::pair<int64_t, bool>> tuned = Retune(
+        pin.profile_id(), "pin #" + std::to_string(*id) + ": " +
+                              pin.collective() + " " +
+                              std::to_string(pin.min_bytes()) + "-" +
+                              (pin.max_bytes() < 0
+                                   ? std::string("inf")
+                                   : std::to_string(pin.max_bytes())) +
+                              " " + pin.algorithm());
+    if (!tuned.ok()) return tuned.status();
+    response.set_pin_id(*id);
+    response.set_table_version(tuned->first);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return response;
+}
+
+absl::StatusOr<v1::UnpinResponse> Tuner::Unpin(const v1::UnpinRequest& r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
+  v1::UnpinResponse response;
+  absl::Status s = store_->InTransaction([&]() -> absl::Status {
+    absl::StatusOr<bool> found = store_->DeletePin(r.profile_id(), r.pin_id());
+    if (!found.ok()) return found.status();
+    if (!*found) {
+      return absl::NotFoundError("profile " + std::to_string(r.profile_id()) +
+                                 " has no pin " + std::to_string(r.pin_id()));
+    }
+    absl::StatusOr<std::pair<int64_t, bool>> tuned =
+        Retune(r.profile_id(), "unpin #" + std::to_string(r.pin_id()));
+    if (!tuned.ok()) return tuned.status();
+    response.set_table_version(tuned->first);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
   return response;
 }
 

@@ -1,11 +1,13 @@
 // What colltuned does, independent of how requests arrive: the gRPC service
-// (service.h) is a thin adapter over it. Requests are validated first
-// (validate.h); every write is one store transaction. Thread-safe: calls are
-// serialized on the store.
+// (service.h) and the web API are thin adapters over it. Requests are
+// validated first (validate.h); every write is one store transaction; the
+// caller has already checked the admin token for RollbackTable, Pin and
+// Unpin. Thread-safe: calls are serialized on the store.
 #ifndef COLLTUNE_DAEMON_TUNER_H_
 #define COLLTUNE_DAEMON_TUNER_H_
 
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -33,13 +35,37 @@ class Tuner {
       const v1::ListProfilesRequest& r);
   absl::StatusOr<v1::GetProfileResponse> GetProfile(
       const v1::GetProfileRequest& r);
+  absl::StatusOr<v1::GetTableHistoryResponse> GetTableHistory(
+      const v1::GetTableHistoryRequest& r);
+  absl::StatusOr<v1::GetTableVersionResponse> GetTableVersion(
+      const v1::GetTableVersionRequest& r);
+  absl::StatusOr<v1::GetViolationsResponse> GetViolations(
+      const v1::GetViolationsRequest& r);
+  absl::StatusOr<v1::GetCampaignResponse> GetCampaign(
+      const v1::GetCampaignRequest& r);
+  absl::StatusOr<v1::ListPinsResponse> ListPins(const v1::ListPinsRequest& r);
+
+  // Administrative.
+  absl::StatusOr<v1::RollbackTableResponse> RollbackTable(
+      const v1::RollbackTableRequest& r);
+  absl::StatusOr<v1::PinResponse> Pin(const v1::PinRequest& r);
+  absl::StatusOr<v1::UnpinResponse> Unpin(const v1::UnpinRequest& r);
 
  private:
   db::ProfileKey KeyOf(const v1::Context& c) const;
+  absl::Status RequireProfile(int64_t id);
   absl::StatusOr<v1::ProfileSummary> Summarize(const db::Profile& p);
-  // Recomputes the profile's rules; stores a new version if they changed.
+  absl::StatusOr<std::vector<LaunchMedian>> Medians(int64_t profile_id);
+  // Recomputes the profile's decisions; stores a new version if they
+  // changed. Returns (current version, changed).
   absl::StatusOr<std::pair<int64_t, bool>> Retune(int64_t profile_id,
                                                   const std::string& reason);
+  absl::StatusOr<std::vector<PinnedRange>> PinsOf(int64_t profile_id);
+  // Stores `decisions` as the profile's next version unless they decide what
+  // `current` does. Returns (current version, changed).
+  absl::StatusOr<std::pair<int64_t, bool>> StoreIfChanged(
+      int64_t profile_id, const std::optional<db::TableVersion>& current,
+      const std::vector<Decision>& decisions, const std::string& reason);
 
   std::mutex mu_;
   db::Store* store_;

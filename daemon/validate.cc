@@ -102,8 +102,9 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                    std::to_string(request.launch()));
   }
   const int n = request.measurements_size();
-  if (n < 1 || n > lim::kMaxMeasurementsPerUpload) {
-    return Invalid("measurements must hold 1.." +
+  const int least = request.partial() ? 1 : 0;
+  if (n < least || n > lim::kMaxMeasurementsPerUpload) {
+    return Invalid("measurements must hold " + std::to_string(least) + ".." +
                    std::to_string(lim::kMaxMeasurementsPerUpload) +
                    " points, got " + std::to_string(n));
   }
@@ -182,6 +183,27 @@ absl::Status ValidateReport(const v1::ReportJobRequest& request) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status ValidateGetCampaign(const v1::GetCampaignRequest& request) {
+  if (!request.has_context()) return Invalid("context is required");
+  if (absl::Status s = CheckContext(request.context(), true); !s.ok()) return s;
+  return CheckName("campaign", request.campaign(), true);
+}
+
+absl::Status ValidatePin(const v1::PinRequest& request) {
+  const v1::Pin& p = request.pin();
+  if (p.profile_id() <= 0) return Invalid("pin.profile_id must be positive");
+  if (absl::Status s = CheckNames("pin", p.collective(), p.algorithm()); !s.ok())
+    return s;
+  if (p.min_bytes() < 0 || p.min_bytes() > lim::kMaxMessageBytes ||
+      (p.max_bytes() != -1 &&
+       (p.max_bytes() < p.min_bytes() || p.max_bytes() > lim::kMaxMessageBytes))) {
+    return Invalid("pin has an invalid byte range [" +
+                   std::to_string(p.min_bytes()) + ", " +
+                   std::to_string(p.max_bytes()) + "]");
+  }
+  return CheckName("pin.note", p.note(), false);
 }
 
 absl::Status ValidateListProfiles(const v1::ListProfilesRequest& request) {

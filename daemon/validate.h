@@ -14,6 +14,8 @@ absl::Status ValidateGetTable(const v1::GetTableRequest& request);
 absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request);
 absl::Status ValidateReport(const v1::ReportJobRequest& request);
 absl::Status ValidateListProfiles(const v1::ListProfilesRequest& request);
+absl::Status ValidateGetCampaign(const v1::GetCampaignRequest& request);
+absl::Status ValidatePin(const v1::PinRequest& request);
 
 }  // namespace colltune::daemon
 

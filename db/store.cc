@@ -235,26 +235,31 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
 }
 
 absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
-                                        const std::vector<Rule>& rules,
-                                        std::string_view reason) {
+                                        const std::vector<StoredRule>& rules,
+                                        std::string_view reason,
+                                        std::string_view changes) {
   if (absl::Status s = RequireTransaction(); !s.ok()) return s;
   absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
-      "INSERT INTO decision_tables (profile_id, version, created_at, reason) "
-      "SELECT ?, COALESCE(MAX(version), 0) + 1, ",
+      "INSERT INTO decision_tables (profile_id, version, created_at, reason, "
+      "changes) SELECT ?, COALESCE(MAX(version), 0) + 1, ",
       kNow,
-      ", ? FROM decision_tables WHERE profile_id = ? RETURNING id, version"));
+      ", ?, ? FROM decision_tables WHERE profile_id = ? "
+      "RETURNING id, version"));
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id).Bind(2, reason).Bind(3, profile_id);
+  st->Bind(1, profile_id).Bind(2, reason).Bind(3, changes).Bind(4, profile_id);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   const int64_t table_id = st->Int(0);
   const int64_t version = st->Int(1);
-  for (const Rule& r : rules) {
+  for (const StoredRule& s : rules) {
+    const Rule& r = s.rule;
     absl::StatusOr<Statement> ins = db_->Prepare(
         "INSERT INTO decision_rules (table_id, collective, min_bytes, "
-        "max_bytes, algorithm, speedup) VALUES (?, ?, ?, ?, ?, ?)");
+        "max_bytes, algorithm, speedup, p_value, launches_default, "
+        "launches_algorithm, campaigns, pinned) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!ins.ok()) return ins.status();
-    absl::Status s =
+    absl::Status e =
         ins->Bind(1, table_id)
             .Bind(2, Name(r.collective))
             .Bind(3, static_cast<int64_t>(r.min_bytes))
@@ -263,10 +268,70 @@ absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
                          : static_cast<int64_t>(r.max_bytes))
             .Bind(5, Name(r.algorithm))
             .Bind(6, r.speedup)
+            .Bind(7, s.p_value)
+            .Bind(8, int64_t{s.launches_default})
+            .Bind(9, int64_t{s.launches_algorithm})
+            .Bind(10, s.campaigns)
+            .Bind(11, int64_t{s.pinned ? 1 : 0})
             .Run();
-    if (!s.ok()) return s;
+    if (!e.ok()) return e;
   }
   return version;
+}
+
+absl::Status Store::RefreshEvidence(int64_t profile_id, int64_t version,
+                                    const std::vector<StoredRule>& rules) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  for (const StoredRule& s : rules) {
+    absl::StatusOr<Statement> up = db_->Prepare(
+        "UPDATE decision_rules SET speedup = ?, p_value = ?, "
+        "launches_default = ?, launches_algorithm = ?, campaigns = ?, "
+        "pinned = ? WHERE table_id = (SELECT id FROM decision_tables WHERE "
+        "profile_id = ? AND version = ?) AND collective = ? AND min_bytes = ?");
+    if (!up.ok()) return up.status();
+    absl::Status e = up->Bind(1, s.rule.speedup)
+                         .Bind(2, s.p_value)
+                         .Bind(3, int64_t{s.launches_default})
+                         .Bind(4, int64_t{s.launches_algorithm})
+                         .Bind(5, s.campaigns)
+                         .Bind(6, int64_t{s.pinned ? 1 : 0})
+                         .Bind(7, profile_id)
+                         .Bind(8, version)
+                         .Bind(9, Name(s.rule.collective))
+                         .Bind(10, static_cast<int64_t>(s.rule.min_bytes))
+                         .Run();
+    if (!e.ok()) return e;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> Store::AddPin(int64_t profile_id, const PinRow& pin) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "INSERT INTO pins (profile_id, collective, min_bytes, max_bytes, "
+      "algorithm, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ",
+      kNow, ") RETURNING id"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id)
+      .Bind(2, Name(pin.collective))
+      .Bind(3, pin.min_bytes)
+      .Bind(4, pin.max_bytes)
+      .Bind(5, Name(pin.algorithm))
+      .Bind(6, pin.note);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  return st->Int(0);
+}
+
+absl::StatusOr<bool> Store::DeletePin(int64_t profile_id, int64_t pin_id) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "DELETE FROM pins WHERE profile_id = ? AND id = ? RETURNING id");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, pin_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  return *row;
 }
 
 absl::StatusOr<int64_t> Store::AddJobReport(
@@ -390,23 +455,38 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
   return out;
 }
 
-absl::StatusOr<std::optional<TableVersion>> Store::CurrentTable(
-    int64_t profile_id) {
+std::vector<Rule> TableVersion::Rules() const {
+  std::vector<Rule> out;
+  out.reserve(rules.size());
+  for (const StoredRule& r : rules) out.push_back(r.rule);
+  return out;
+}
+
+int TableVersion::RulesNotDefault() const {
+  int n = 0;
+  for (const StoredRule& r : rules) {
+    if (r.rule.algorithm != Algorithm::kDefault) ++n;
+  }
+  return n;
+}
+
+absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
   absl::StatusOr<Statement> st = db_->Prepare(
-      "SELECT id, version, created_at, reason FROM decision_tables "
-      "WHERE profile_id = ? ORDER BY version DESC LIMIT 1");
+      "SELECT version, created_at, reason, changes FROM decision_tables "
+      "WHERE id = ?");
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
+  st->Bind(1, table_id);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<TableVersion>();
   TableVersion t;
-  const int64_t table_id = st->Int(0);
-  t.version = st->Int(1);
-  t.created_at = st->Text(2);
-  t.reason = st->Text(3);
+  t.version = st->Int(0);
+  t.created_at = st->Text(1);
+  t.reason = st->Text(2);
+  t.changes = st->Text(3);
   absl::StatusOr<Statement> rules = db_->Prepare(
-      "SELECT collective, min_bytes, max_bytes, algorithm, speedup FROM "
+      "SELECT collective, min_bytes, max_bytes, algorithm, speedup, p_value, "
+      "launches_default, launches_algorithm, campaigns, pinned FROM "
       "decision_rules WHERE table_id = ?");
   if (!rules.ok()) return rules.status();
   rules->Bind(1, table_id);
@@ -414,25 +494,169 @@ absl::StatusOr<std::optional<TableVersion>> Store::CurrentTable(
     absl::StatusOr<bool> r = rules->Step();
     if (!r.ok()) return r.status();
     if (!*r) break;
-    Rule rule;
+    StoredRule s;
     absl::StatusOr<Collective> c = CollectiveColumn(rules->Text(0));
     if (!c.ok()) return c.status();
     absl::StatusOr<Algorithm> a = AlgorithmColumn(rules->Text(3));
     if (!a.ok()) return a.status();
-    rule.collective = *c;
-    rule.algorithm = *a;
-    rule.min_bytes = static_cast<uint64_t>(rules->Int(1));
+    s.rule.collective = *c;
+    s.rule.algorithm = *a;
+    s.rule.min_bytes = static_cast<uint64_t>(rules->Int(1));
     const int64_t max = rules->Int(2);
-    rule.max_bytes = max < 0 ? kNoUpperBound : static_cast<uint64_t>(max);
-    rule.speedup = rules->Real(4);
-    t.rules.push_back(rule);
+    s.rule.max_bytes = max < 0 ? kNoUpperBound : static_cast<uint64_t>(max);
+    s.rule.speedup = rules->Real(4);
+    s.p_value = rules->Real(5);
+    s.launches_default = static_cast<int>(rules->Int(6));
+    s.launches_algorithm = static_cast<int>(rules->Int(7));
+    s.campaigns = rules->Text(8);
+    s.pinned = rules->Int(9) != 0;
+    t.rules.push_back(std::move(s));
   }
-  std::sort(t.rules.begin(), t.rules.end(), [](const Rule& a, const Rule& b) {
-    return IndexOf(a.collective) != IndexOf(b.collective)
-               ? IndexOf(a.collective) < IndexOf(b.collective)
-               : a.min_bytes < b.min_bytes;
-  });
+  std::sort(t.rules.begin(), t.rules.end(),
+            [](const StoredRule& a, const StoredRule& b) {
+              return IndexOf(a.rule.collective) != IndexOf(b.rule.collective)
+                         ? IndexOf(a.rule.collective) < IndexOf(b.rule.collective)
+                         : a.rule.min_bytes < b.rule.min_bytes;
+            });
   return std::optional<TableVersion>(std::move(t));
+}
+
+absl::StatusOr<std::optional<TableVersion>> Store::CurrentTable(
+    int64_t profile_id) {
+  return TableAt(profile_id, 0);
+}
+
+absl::StatusOr<std::optional<TableVersion>> Store::TableAt(int64_t profile_id,
+                                                           int64_t version) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      version > 0 ? "SELECT id FROM decision_tables WHERE profile_id = ?1 AND "
+                    "version = ?2"
+                  : "SELECT id FROM decision_tables WHERE profile_id = ?1 "
+                    "ORDER BY version DESC LIMIT 1");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  if (version > 0) st->Bind(2, version);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<TableVersion>();
+  const int64_t table_id = st->Int(0);
+  return LoadTable(table_id);
+}
+
+absl::StatusOr<std::vector<TableVersionInfo>> Store::TableHistory(
+    int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT t.version, t.created_at, t.reason, t.changes, "
+      "(SELECT COUNT(*) FROM decision_rules r WHERE r.table_id = t.id AND "
+      "r.algorithm != 'default') FROM decision_tables t WHERE t.profile_id = ? "
+      "ORDER BY t.version DESC");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  std::vector<TableVersionInfo> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    TableVersionInfo v;
+    v.version = st->Int(0);
+    v.created_at = st->Text(1);
+    v.reason = st->Text(2);
+    v.changes = st->Text(3);
+    v.rules_not_default = static_cast<int>(st->Int(4));
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<PinRow>> Store::Pins(int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT id, collective, min_bytes, max_bytes, algorithm, note, "
+      "created_at FROM pins WHERE profile_id = ? ORDER BY id");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  std::vector<PinRow> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    PinRow p;
+    p.id = st->Int(0);
+    absl::StatusOr<Collective> c = CollectiveColumn(st->Text(1));
+    if (!c.ok()) return c.status();
+    absl::StatusOr<Algorithm> a = AlgorithmColumn(st->Text(4));
+    if (!a.ok()) return a.status();
+    p.collective = *c;
+    p.algorithm = *a;
+    p.min_bytes = st->Int(2);
+    p.max_bytes = st->Int(3);
+    p.note = st->Text(5);
+    p.created_at = st->Text(6);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+absl::StatusOr<std::optional<Profile>> Store::FindProfile(const ProfileKey& k) {
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "SELECT ", kProfileColumns,
+      " FROM profiles WHERE cluster = ? AND library = ? AND "
+      "library_version = ? AND comm_size = ? AND nodes = ? AND ppn = ?"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, k.cluster)
+      .Bind(2, k.library)
+      .Bind(3, k.library_version)
+      .Bind(4, int64_t{k.comm_size})
+      .Bind(5, int64_t{k.nodes})
+      .Bind(6, int64_t{k.ppn});
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<Profile>();
+  return std::optional<Profile>(ProfileFromRow(*st));
+}
+
+absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
+    int64_t profile_id, std::string_view label) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT m.launch, m.collective, m.algorithm, m.msg_bytes, m.nrep FROM "
+      "measurements m JOIN campaigns c ON c.id = m.campaign_id WHERE "
+      "c.profile_id = ? AND c.label = ? ORDER BY m.launch, m.collective, "
+      "m.msg_bytes, m.algorithm");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, label);
+  std::vector<StoredPointRow> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    StoredPointRow p;
+    p.launch = static_cast<int>(st->Int(0));
+    absl::StatusOr<Collective> c = CollectiveColumn(st->Text(1));
+    if (!c.ok()) return c.status();
+    absl::StatusOr<Algorithm> a = AlgorithmColumn(st->Text(2));
+    if (!a.ok()) return a.status();
+    p.collective = *c;
+    p.algorithm = *a;
+    p.msg_bytes = st->Int(3);
+    p.samples = st->Int(4);
+    out.push_back(p);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Store::Campaigns(
+    int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT id, label FROM campaigns WHERE profile_id = ? ORDER BY id");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  std::vector<std::pair<int64_t, std::string>> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    out.emplace_back(st->Int(0), st->Text(1));
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<double>> Store::Samples(int64_t campaign_id,

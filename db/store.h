@@ -67,11 +67,49 @@ struct LaunchPoint {
   double median = 0, mean = 0, min = 0, max = 0, stddev = 0;
 };
 
+// A decision rule with the evidence behind it.
+struct StoredRule {
+  Rule rule;
+  double p_value = 1;
+  int launches_default = 0;
+  int launches_algorithm = 0;
+  std::string campaigns;  // comma-separated labels
+  bool pinned = false;
+};
+
 struct TableVersion {
   int64_t version = 0;
   std::string created_at;
   std::string reason;
-  std::vector<Rule> rules;  // sorted by (collective, min_bytes)
+  std::string changes;
+  std::vector<StoredRule> rules;  // sorted by (collective, min_bytes)
+
+  std::vector<Rule> Rules() const;
+  int RulesNotDefault() const;
+};
+
+struct TableVersionInfo {
+  int64_t version = 0;
+  std::string created_at, reason, changes;
+  int rules_not_default = 0;
+};
+
+struct PinRow {
+  int64_t id = 0;
+  Collective collective = Collective::kAllgather;
+  int64_t min_bytes = 0;
+  int64_t max_bytes = -1;  // -1: no upper bound
+  Algorithm algorithm = Algorithm::kDefault;
+  std::string note;
+  std::string created_at;
+};
+
+struct StoredPointRow {
+  int launch = 0;
+  Collective collective = Collective::kAllgather;
+  Algorithm algorithm = Algorithm::kDefault;
+  int64_t msg_bytes = 0;
+  int64_t samples = 0;
 };
 
 struct JobTimingInput {
@@ -106,8 +144,17 @@ class Store {
                               const MeasurementInput& m);
   // Stores `rules` as the profile's next table version; returns the version.
   absl::StatusOr<int64_t> AddTable(int64_t profile_id,
-                                   const std::vector<Rule>& rules,
-                                   std::string_view reason);
+                                   const std::vector<StoredRule>& rules,
+                                   std::string_view reason,
+                                   std::string_view changes);
+  // Updates the evidence (speedup, p-value, launches, campaigns, pinned) of
+  // a stored version's rules, matched by (collective, min_bytes), leaving its
+  // decisions as they are.
+  absl::Status RefreshEvidence(int64_t profile_id, int64_t version,
+                               const std::vector<StoredRule>& rules);
+  absl::StatusOr<int64_t> AddPin(int64_t profile_id, const PinRow& pin);
+  // False if the profile has no such pin.
+  absl::StatusOr<bool> DeletePin(int64_t profile_id, int64_t pin_id);
   absl::StatusOr<int64_t> AddJobReport(int64_t profile_id,
                                        std::string_view job_id,
                                        int64_t table_version,
@@ -120,6 +167,18 @@ class Store {
   absl::StatusOr<ProfileCounts> Counts(int64_t profile_id);
   absl::StatusOr<std::vector<LaunchPoint>> LaunchPoints(int64_t profile_id);
   absl::StatusOr<std::optional<TableVersion>> CurrentTable(int64_t profile_id);
+  absl::StatusOr<std::optional<TableVersion>> TableAt(int64_t profile_id,
+                                                      int64_t version);
+  // Newest first.
+  absl::StatusOr<std::vector<TableVersionInfo>> TableHistory(int64_t profile_id);
+  absl::StatusOr<std::vector<PinRow>> Pins(int64_t profile_id);
+  absl::StatusOr<std::optional<Profile>> FindProfile(const ProfileKey& key);
+  // Points stored by the campaign labelled `label` of the profile.
+  absl::StatusOr<std::vector<StoredPointRow>> CampaignPoints(
+      int64_t profile_id, std::string_view label);
+  // campaign id -> label, for the profile's campaigns.
+  absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Campaigns(
+      int64_t profile_id);
   // Raw samples of one stored point (for recomputation and the web view).
   absl::StatusOr<std::vector<double>> Samples(int64_t campaign_id, int launch,
                                               Collective c, Algorithm a,
@@ -128,6 +187,7 @@ class Store {
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   absl::Status Migrate();
+  absl::StatusOr<std::optional<TableVersion>> LoadTable(int64_t table_id);
   absl::Status RequireTransaction() const;
 
   std::unique_ptr<Database> db_;

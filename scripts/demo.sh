@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # The main job, end to end on this machine: install what is missing, build,
-# start colltuned on a temporary database, run a tuning campaign with mpirun
-# on 4 processes, print the decision table, then run an ordinary MPI program
-# with and without the shim and print both timings.
+# start colltuned on a temporary database, run a tuning campaign (colltune
+# campaign: 5 mpirun launches of colltune-bench, NREP-estimated repetitions)
+# on 4 processes, print the decision table and the guideline violations,
+# then run an ordinary MPI program with and without the shim and print both
+# timings.
 #
-#   scripts/demo.sh [--np 4] [--launches 3] [--nrep 30]
+#   scripts/demo.sh [--np 4] [--launches 5] [--nrep auto|N] [--evaluate]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NP=4
-LAUNCHES=3
-NREP=30
+LAUNCHES=5
+NREP=auto
+EVALUATE=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --np) NP=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
     --nrep) NREP=$2; shift 2 ;;
-    *) echo "usage: scripts/demo.sh [--np N] [--launches N] [--nrep N]" >&2; exit 2 ;;
+    --evaluate) EVALUATE=1; shift ;;
+    *) echo "usage: scripts/demo.sh [--np N] [--launches N] [--nrep auto|N] [--evaluate]" >&2; exit 2 ;;
   esac
 done
 
@@ -44,16 +48,22 @@ done
 echo "== colltuned on $SERVER, database $WORK/colltune.db"
 
 echo "== tuning campaign: $LAUNCHES launches of colltune-bench on $NP processes"
-start=$(date +%s)
-for launch in $(seq 0 $((LAUNCHES - 1))); do
-  mpirun.openmpi -np "$NP" "$BENCH" --server "$SERVER" --campaign demo \
-    --launch "$launch" --nrep "$NREP" --quiet > "$WORK/bench-$launch.txt"
-  echo "   launch $launch done"
-done
-echo "   campaign took $(( $(date +%s) - start )) s"
+"$COLLTUNE" --server "$SERVER" campaign --np "$NP" --launches "$LAUNCHES" \
+  --name demo --bench "$BENCH" -- --nrep "$NREP" --quiet </dev/null 2>&1 |
+  { grep -v "^colltune: launch [0-9]*/[0-9]*: " || true; }
 
 echo "== decision table for $NP processes"
 "$COLLTUNE" --server "$SERVER" table --comm-size "$NP"
+PROFILE=$("$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --json |
+  python3 -c 'import json,sys; s=json.load(sys.stdin)["section"]; print(s["profile_id"] if s else 0)')
+if [ "$PROFILE" -gt 0 ]; then
+  echo "== guideline violations of the MPI library (profile $PROFILE)"
+  "$COLLTUNE" --server "$SERVER" violations --profile "$PROFILE"
+fi
+if [ "$EVALUATE" -eq 1 ]; then
+  echo "== evaluation: default, every mock-up and the tuned table, interleaved"
+  "$COLLTUNE" --server "$SERVER" evaluate --np "$NP" --bench "$BENCH" </dev/null
+fi
 
 echo "== the same MPI program without and with the shim"
 # For every range where a mock-up replaced the default, one size inside it

@@ -7,7 +7,11 @@
 //
 // For each collective named, `default` takes 10 us at every size of the grid
 // (8, 1024, 65536, 1048576 bytes); the named algorithm takes 5 us at the named
-// sizes and 20 us elsewhere.
+// sizes and 20 us elsewhere. Naming `default` itself (scatter:default:1024)
+// makes default take 30 us at that size instead: slower than at the larger
+// sizes, a monotony violation. The profile is uploaded as five launches with a
+// little launch-to-launch jitter, because the daemon's rank test needs several
+// launches before it calls anything significant.
 #include <cstdio>
 #include <map>
 #include <set>
@@ -51,31 +55,42 @@ int main(int argc, char** argv) {
     ctx->set_nodes(context.nodes);
     ctx->set_ppn(context.ppn);
     base.set_campaign("seed_profile");
-    std::vector<colltune::v1::Measurement> points;
-    for (const auto& [coll, algs] : wins) {
-      for (int64_t bytes : {8, 1024, 65536, 1048576}) {
-        auto add = [&](const std::string& alg, double seconds) {
-          colltune::v1::Measurement m;
-          m.set_collective(coll);
-          m.set_algorithm(alg);
-          m.set_msg_bytes(bytes);
-          for (int r = 0; r < 5; ++r) m.add_samples(seconds);
-          points.push_back(m);
-        };
-        add("default", 10e-6);
-        for (const auto& [alg, sizes] : algs) {
-          add(alg, sizes.count(bytes) ? 5e-6 : 20e-6);
+    constexpr int kLaunches = 5;
+    size_t total = 0;
+    int64_t version = 0;
+    for (int launch = 0; launch < kLaunches && code == 0; ++launch) {
+      // +-2% jitter per launch keeps per-launch medians distinct (no ties).
+      const double jitter = 1.0 + 0.01 * (launch - 2);
+      std::vector<colltune::v1::Measurement> points;
+      for (const auto& [coll, algs] : wins) {
+        for (int64_t bytes : {8, 1024, 65536, 1048576}) {
+          auto add = [&](const std::string& alg, double seconds) {
+            colltune::v1::Measurement m;
+            m.set_collective(coll);
+            m.set_algorithm(alg);
+            m.set_msg_bytes(bytes);
+            for (int r = 0; r < 5; ++r) m.add_samples(seconds * jitter * (1 + 0.001 * r));
+            points.push_back(m);
+          };
+          auto slow = algs.find("default");
+          add("default",
+              slow != algs.end() && slow->second.count(bytes) ? 30e-6 : 10e-6);
+          for (const auto& [alg, sizes] : algs) {
+            if (alg != "default") add(alg, sizes.count(bytes) ? 5e-6 : 20e-6);
+          }
         }
       }
+      base.set_launch(launch);
+      total += points.size();
+      absl::Status s = colltune::bench::Upload({server, 5000}, base, points, &version);
+      if (!s.ok()) {
+        fprintf(stderr, "seed_profile: %s\n", std::string(s.message()).c_str());
+        code = 1;
+      }
     }
-    int64_t version = 0;
-    absl::Status s = colltune::bench::Upload({server, 5000}, base, points, &version);
-    if (!s.ok()) {
-      fprintf(stderr, "seed_profile: %s\n", std::string(s.message()).c_str());
-      code = 1;
-    } else {
-      printf("seeded %zu points for %s %s on %d processes; table version %lld\n",
-             points.size(), context.library.c_str(),
+    if (code == 0) {
+      printf("seeded %zu points in %d launches for %s %s on %d processes; table version %lld\n",
+             total, kLaunches, context.library.c_str(),
              context.library_version.c_str(), context.comm_size,
              static_cast<long long>(version));
     }

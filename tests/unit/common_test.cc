@@ -8,6 +8,8 @@
 #include "common/library_id.h"
 #include "common/stats.h"
 
+#include <cmath>
+
 namespace colltune {
 namespace {
 
@@ -74,6 +76,51 @@ TEST(Stats, MedianAndSummary) {
   EXPECT_DOUBLE_EQ(s.max, 9);
   EXPECT_DOUBLE_EQ(s.median, 4.5);
   EXPECT_NEAR(s.stddev, 2.138, 1e-3);  // sample standard deviation
+}
+
+}  // namespace
+}  // namespace colltune
+
+namespace colltune {
+namespace {
+
+TEST(MannWhitney, ExactSmallSamples) {
+  // Complete separation of 5 vs 5: the exact one-sided p is 1 / C(10,5).
+  EXPECT_NEAR(MannWhitneyLess({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}), 1.0 / 252, 1e-12);
+  // And the other way round it is certain.
+  EXPECT_NEAR(MannWhitneyLess({6, 7, 8, 9, 10}, {1, 2, 3, 4, 5}), 1.0, 1e-12);
+  // 3 vs 3 separated: 1 / C(6,3) = 0.05, just at the 95% level.
+  EXPECT_NEAR(MannWhitneyLess({1, 2, 3}, {4, 5, 6}), 0.05, 1e-12);
+  // One inversion among 4 vs 4: U = 15 of 16; P(U >= 15) = 2 / 70.
+  EXPECT_NEAR(MannWhitneyLess({1, 2, 3, 5}, {4, 6, 7, 8}), 2.0 / 70, 1e-12);
+  EXPECT_EQ(MannWhitneyLess({}, {1, 2}), 1.0);
+}
+
+TEST(MannWhitney, NormalApproximationWithTies) {
+  // By hand: pooled ranks give rank-sum(y) = 5.5 + 2*8.5 + 2*10.5 + 12 =
+  // 55.5, so U = 55.5 - 21 = 34.5 against a mean of 18; ties (2,3,2,2 equal
+  // values) give sum(t^3 - t) = 78 and variance 36/12 * (13 - 78/132) =
+  // 37.227; z = (34.5 - 18 - 0.5) / 6.1014 = 2.6224; p = 1 - Phi(z) = 0.004366.
+  EXPECT_NEAR(MannWhitneyLess({1, 2, 2, 3, 3, 3}, {3, 4, 4, 5, 5, 6}), 0.004366,
+              2e-6);
+  // Identical samples: no evidence either way.
+  EXPECT_GT(MannWhitneyLess({1, 1, 1, 1}, {1, 1, 1, 1}), 0.5);
+}
+
+TEST(MannWhitney, LargeSamplesSeparateAndOverlap) {
+  std::vector<double> a, b;
+  for (int i = 0; i < 100; ++i) {
+    a.push_back(1.0 + 0.01 * i);
+    b.push_back(1.5 + 0.01 * i);
+  }
+  EXPECT_LT(MannWhitneyLess(a, b), 1e-10);
+  EXPECT_GT(MannWhitneyLess(a, a), 0.45);
+}
+
+TEST(Stats, RelativeStandardError) {
+  EXPECT_TRUE(std::isinf(RelativeStandardError({1})));
+  // mean 5, sample stddev 2.138, n 8: 2.138 / sqrt(8) / 5
+  EXPECT_NEAR(RelativeStandardError({2, 4, 4, 4, 5, 5, 7, 9}), 0.1512, 1e-3);
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ class DaemonTest : public ::testing::Test {
     TunerOptions options;
     options.cluster = "testcluster";
     tuner_ = std::make_unique<Tuner>(store_.get(), options);
-    service_ = std::make_unique<TuningService>(tuner_.get());
+    service_ = std::make_unique<TuningService>(tuner_.get(), &token_);
     auto server = StartServer(Address(), service_.get());
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);
@@ -104,6 +104,27 @@ class DaemonTest : public ::testing::Test {
     return out.profiles_size();
   }
 
+  // Uploads `launches` launches of the same measurements, and returns the
+  // last response.
+  v1::UploadMeasurementsResponse UploadLaunches(int comm_size, int launches) {
+    v1::UploadMeasurementsResponse out;
+    for (int l = 0; l < launches; ++l) {
+      v1::UploadMeasurementsRequest r = Upload(comm_size);
+      r.set_launch(l);
+      grpc::Status s = Send(r, &out);
+      EXPECT_TRUE(s.ok()) << s.error_message();
+    }
+    return out;
+  }
+
+  grpc::ClientContext* Admin(grpc::ClientContext* ctx,
+                             const std::string& token = kToken) {
+    ctx->AddMetadata(kAdminTokenHeader, token);
+    return ctx;
+  }
+
+  static constexpr const char* kToken = "0123456789abcdef-test";
+  AdminToken token_{kToken};
   std::string dir_;
   std::unique_ptr<db::Store> store_;
   std::unique_ptr<Tuner> tuner_;
@@ -112,11 +133,22 @@ class DaemonTest : public ::testing::Test {
   std::unique_ptr<v1::Tuning::Stub> stub_;
 };
 
-TEST_F(DaemonTest, UploadProducesATableWithTheWinnerRange) {
+TEST_F(DaemonTest, OneLaunchIsNoEvidence) {
   v1::UploadMeasurementsResponse out;
   ASSERT_TRUE(Send(Upload(4), &out).ok());
   EXPECT_EQ(out.stored(), 4);
   EXPECT_EQ(out.table_version(), 1);
+  v1::GetTableResponse t = Table(4);
+  ASSERT_EQ(t.table().sections_size(), 1);
+  for (const v1::Rule& r : t.table().sections(0).rules()) {
+    EXPECT_EQ(r.algorithm(), "default");
+  }
+}
+
+TEST_F(DaemonTest, UploadProducesATableWithTheWinnerRange) {
+  v1::UploadMeasurementsResponse out = UploadLaunches(4, 3);
+  EXPECT_EQ(out.stored(), 4);
+  EXPECT_EQ(out.table_version(), 2) << "default first, then the winner";
   EXPECT_TRUE(out.table_changed());
 
   v1::GetTableResponse t = Table(4);
@@ -124,23 +156,35 @@ TEST_F(DaemonTest, UploadProducesATableWithTheWinnerRange) {
   ASSERT_EQ(t.table().sections_size(), 1);
   const v1::TableSection& s = t.table().sections(0);
   EXPECT_EQ(s.comm_size(), 4);
-  EXPECT_EQ(s.version(), 1);
+  EXPECT_EQ(s.version(), 2);
   ASSERT_EQ(s.rules_size(), 2);
   EXPECT_EQ(s.rules(0).algorithm(), "default");
   EXPECT_EQ(s.rules(1).algorithm(), "allreduce_as_reduce_bcast");
   EXPECT_EQ(s.rules(1).min_bytes(), 725);  // ceil(sqrt(8 * 65536))
   EXPECT_EQ(s.rules(1).max_bytes(), -1);
   EXPECT_NEAR(s.rules(1).speedup(), 2.0, 1e-6);
+  EXPECT_LT(s.rules(1).p_value(), 0.05);
+  EXPECT_EQ(s.rules(1).launches_default(), 3);
+  ASSERT_EQ(s.rules(1).campaigns_size(), 1);
+  EXPECT_EQ(s.rules(1).campaigns(0), "test");
 
   // The same upload again decides the same: no new version.
   ASSERT_TRUE(Send(Upload(4), &out).ok());
-  EXPECT_EQ(out.table_version(), 1);
+  EXPECT_EQ(out.table_version(), 2);
   EXPECT_FALSE(out.table_changed());
+
+  // Two more launches: still version 2, but its evidence counts five.
+  out = UploadLaunches(4, 5);
+  EXPECT_EQ(out.table_version(), 2);
+  const v1::GetTableResponse later = Table(4);
+  EXPECT_EQ(later.table().sections(0).rules(1).launches_default(), 5);
+  EXPECT_EQ(later.table().sections(0).rules(1).launches_algorithm(), 5);
+  EXPECT_LT(later.table().sections(0).rules(1).p_value(), s.rules(1).p_value());
 }
 
 TEST_F(DaemonTest, NearestCommSizeWithinAFactorOfTwoElseEmpty) {
-  ASSERT_TRUE(Send(Upload(4)).ok());
-  ASSERT_TRUE(Send(Upload(16)).ok());
+  UploadLaunches(4, 3);
+  UploadLaunches(16, 3);
   std::vector<std::string> warnings;
   for (int want : {3, 4, 7, 8}) {
     auto table = client::TableFromProto(Table(want).table(), &warnings);
@@ -203,7 +247,11 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
       {[](auto* r) { r->mutable_measurements(2)->clear_samples(); },
        "samples must hold"},
       {[](auto* r) { *r->add_measurements() = r->measurements(0); }, "repeats"},
-      {[](auto* r) { r->clear_measurements(); }, "measurements must hold"},
+      {[](auto* r) {
+         r->clear_measurements();
+         r->set_partial(true);
+       },
+       "measurements must hold"},
       {[](auto* r) { r->clear_context(); }, "context is required"},
       {[](auto* r) { r->mutable_context()->set_comm_size(-4); }, "comm_size"},
       {[](auto* r) { r->mutable_context()->set_nodes(5); }, "nodes"},
@@ -224,6 +272,22 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
         << "got: " << s.error_message();
   }
   EXPECT_EQ(ProfileCount(), 0) << "nothing partial was written";
+}
+
+TEST_F(DaemonTest, AnEmptyClosingUploadNeedsItsCampaign) {
+  v1::UploadMeasurementsRequest closing = Upload(4);
+  closing.clear_measurements();
+  grpc::Status s = Send(closing);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(s.error_message().find("nothing of campaign"), std::string::npos)
+      << s.error_message();
+  EXPECT_EQ(ProfileCount(), 0);
+
+  v1::UploadMeasurementsRequest partial = Upload(4);
+  partial.set_partial(true);
+  ASSERT_TRUE(Send(partial).ok());
+  EXPECT_TRUE(Send(closing).ok()) << "closing after a partial upload is fine";
+  EXPECT_EQ(ProfileCount(), 1);
 }
 
 TEST_F(DaemonTest, OversizePayloadsAreRefusedBeforeParsing) {
@@ -294,10 +358,7 @@ TEST_F(DaemonTest, JobReportsAreValidatedAndStored) {
 }
 
 TEST_F(DaemonTest, ProfilesAndPointSummaries) {
-  ASSERT_TRUE(Send(Upload(4)).ok());
-  v1::UploadMeasurementsRequest second = Upload(4);
-  second.set_launch(1);
-  ASSERT_TRUE(Send(second).ok());
+  UploadLaunches(4, 2);
   v1::ListProfilesResponse list;
   {
     grpc::ClientContext ctx;
@@ -308,7 +369,7 @@ TEST_F(DaemonTest, ProfilesAndPointSummaries) {
   EXPECT_EQ(p.campaigns(), 1);
   EXPECT_EQ(p.launches(), 2);
   EXPECT_EQ(p.measurements(), 8);
-  EXPECT_EQ(p.rules_not_default(), 1);
+  EXPECT_EQ(p.rules_not_default(), 0) << "two launches prove nothing";
   v1::GetProfileRequest get;
   get.set_id(p.id());
   v1::GetProfileResponse out;
@@ -319,7 +380,7 @@ TEST_F(DaemonTest, ProfilesAndPointSummaries) {
   ASSERT_EQ(out.points_size(), 4);
   EXPECT_EQ(out.points(0).launches(), 2);
   EXPECT_EQ(out.points(0).samples(), 10);
-  EXPECT_EQ(out.table().rules_size(), 2);
+  EXPECT_EQ(out.table().rules_size(), 1);
   get.set_id(999);
   grpc::ClientContext ctx;
   EXPECT_EQ(stub_->GetProfile(&ctx, get, &out).error_code(),
@@ -327,7 +388,7 @@ TEST_F(DaemonTest, ProfilesAndPointSummaries) {
 }
 
 TEST_F(DaemonTest, ARestartedDaemonServesTheSameTable) {
-  ASSERT_TRUE(Send(Upload(4)).ok());
+  UploadLaunches(4, 3);
   const std::string before = Table(4).DebugString();
   Stop();
   Start();
@@ -335,8 +396,205 @@ TEST_F(DaemonTest, ARestartedDaemonServesTheSameTable) {
   EXPECT_EQ(ProfileCount(), 1);
 }
 
+TEST_F(DaemonTest, HistoryVersionsAndRollback) {
+  UploadLaunches(4, 3);
+  v1::GetTableHistoryRequest h;
+  h.set_profile_id(1);
+  v1::GetTableHistoryResponse history;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->GetTableHistory(&ctx, h, &history).ok());
+  }
+  ASSERT_EQ(history.versions_size(), 2);
+  EXPECT_EQ(history.versions(0).version(), 2);
+  EXPECT_NE(history.versions(0).changes().find(
+                "allreduce 725-inf: default -> allreduce_as_reduce_bcast"),
+            std::string::npos)
+      << history.versions(0).changes();
+  EXPECT_EQ(history.versions(0).rules_not_default(), 1);
+
+  v1::RollbackTableRequest rb;
+  rb.set_profile_id(1);
+  rb.set_version(1);
+  v1::RollbackTableResponse rolled;
+  {
+    grpc::ClientContext ctx;  // no token
+    EXPECT_EQ(stub_->RollbackTable(&ctx, rb, &rolled).error_code(),
+              grpc::StatusCode::UNAUTHENTICATED);
+  }
+  {
+    grpc::ClientContext ctx;
+    EXPECT_EQ(stub_->RollbackTable(Admin(&ctx, "wrong-token-0000000"), rb, &rolled)
+                  .error_code(),
+              grpc::StatusCode::PERMISSION_DENIED);
+  }
+  {
+    grpc::ClientContext ctx;
+    grpc::Status s = stub_->RollbackTable(Admin(&ctx), rb, &rolled);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  EXPECT_EQ(rolled.table_version(), 3);
+  v1::GetTableResponse t = Table(4);
+  for (const v1::Rule& r : t.table().sections(0).rules()) {
+    EXPECT_EQ(r.algorithm(), "default") << "version 1's rules are back";
+  }
+  v1::GetTableVersionRequest v;
+  v.set_profile_id(1);
+  v.set_version(2);
+  v1::GetTableVersionResponse version;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->GetTableVersion(&ctx, v, &version).ok());
+  }
+  EXPECT_EQ(version.table().version(), 2);
+  EXPECT_EQ(version.table().rules(1).algorithm(), "allreduce_as_reduce_bcast");
+  rb.set_version(9);
+  grpc::ClientContext ctx;
+  EXPECT_EQ(stub_->RollbackTable(Admin(&ctx), rb, &rolled).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(DaemonTest, PinsAreRespectedUntilUnpinned) {
+  UploadLaunches(4, 3);
+  v1::PinRequest pin;
+  pin.mutable_pin()->set_profile_id(1);
+  pin.mutable_pin()->set_collective("allreduce");
+  pin.mutable_pin()->set_min_bytes(1 << 20);
+  pin.mutable_pin()->set_max_bytes(-1);
+  pin.mutable_pin()->set_algorithm("allreduce_as_reducescatterblock_allgather");
+  pin.mutable_pin()->set_note("site policy");
+  v1::PinResponse pinned;
+  {
+    grpc::ClientContext ctx;
+    EXPECT_EQ(stub_->Pin(&ctx, pin, &pinned).error_code(),
+              grpc::StatusCode::UNAUTHENTICATED);
+  }
+  {
+    grpc::ClientContext ctx;
+    grpc::Status s = stub_->Pin(Admin(&ctx), pin, &pinned);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  std::vector<std::string> warnings;
+  auto table = client::TableFromProto(Table(4).table(), &warnings);
+  ASSERT_TRUE(table.ok());
+  const Section* s = SelectSection(*table, 4);
+  ASSERT_NE(s, nullptr);
+  auto algorithm_at = [&](uint64_t bytes) {
+    for (const Rule& r : s->rules) {
+      if (r.collective == Collective::kAllreduce && r.min_bytes <= bytes &&
+          bytes <= r.max_bytes) {
+        return r.algorithm;
+      }
+    }
+    return Algorithm::kDefault;
+  };
+  EXPECT_EQ(algorithm_at(65536), Algorithm::kAllreduceAsReduceBcast);
+  EXPECT_EQ(algorithm_at(4 << 20), Algorithm::kAllreduceAsReducescatterblockAllgather);
+  // New evidence does not move a pinned range.
+  UploadLaunches(4, 3);
+  table = client::TableFromProto(Table(4).table(), &warnings);
+  s = SelectSection(*table, 4);
+  EXPECT_EQ(algorithm_at(4 << 20), Algorithm::kAllreduceAsReducescatterblockAllgather);
+  // Nor does a rollback to a version from before the pin.
+  {
+    v1::RollbackTableRequest rb;
+    rb.set_profile_id(1);
+    rb.set_version(1);
+    v1::RollbackTableResponse rolled;
+    grpc::ClientContext ctx;
+    grpc::Status st = stub_->RollbackTable(Admin(&ctx), rb, &rolled);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+  }
+  table = client::TableFromProto(Table(4).table(), &warnings);
+  s = SelectSection(*table, 4);
+  EXPECT_EQ(algorithm_at(4 << 20), Algorithm::kAllreduceAsReducescatterblockAllgather);
+  bool marked = false;
+  const v1::GetTableResponse served = Table(4);
+  for (const v1::Rule& r : served.table().sections(0).rules()) {
+    marked = marked || (r.pinned() && r.min_bytes() == (1 << 20));
+  }
+  EXPECT_TRUE(marked) << "the pinned range says so";
+
+  v1::ListPinsRequest list;
+  list.set_profile_id(1);
+  v1::ListPinsResponse pins;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ListPins(&ctx, list, &pins).ok());
+  }
+  ASSERT_EQ(pins.pins_size(), 1);
+  EXPECT_EQ(pins.pins(0).note(), "site policy");
+
+  pin.mutable_pin()->set_algorithm("bcast_as_allgatherv");
+  {
+    grpc::ClientContext ctx;
+    grpc::Status st = stub_->Pin(Admin(&ctx), pin, &pinned);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(st.error_message().find("does not implement"), std::string::npos);
+  }
+  v1::UnpinRequest unpin;
+  unpin.set_profile_id(1);
+  unpin.set_pin_id(pins.pins(0).id());
+  v1::UnpinResponse unpinned;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->Unpin(Admin(&ctx), unpin, &unpinned).ok());
+  }
+  table = client::TableFromProto(Table(4).table(), &warnings);
+  s = SelectSection(*table, 4);
+  EXPECT_EQ(algorithm_at(4 << 20), Algorithm::kAllreduceAsReduceBcast);
+  grpc::ClientContext ctx;
+  EXPECT_EQ(stub_->Unpin(Admin(&ctx), unpin, &unpinned).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(DaemonTest, ViolationsAndCampaignPoints) {
+  UploadLaunches(4, 3);
+  v1::GetViolationsRequest vr;
+  vr.set_profile_id(1);
+  v1::GetViolationsResponse violations;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->GetViolations(&ctx, vr, &violations).ok());
+  }
+  ASSERT_EQ(violations.violations_size(), 1);
+  const v1::Violation& v = violations.violations(0);
+  EXPECT_EQ(v.kind(), "guideline");
+  EXPECT_EQ(v.guideline(), "GL5");
+  EXPECT_EQ(v.msg_bytes(), 65536);
+  EXPECT_NEAR(v.factor(), 2.0, 1e-6);
+
+  v1::GetCampaignRequest cr;
+  *cr.mutable_context() = Ctx(4);
+  cr.set_campaign("test");
+  v1::GetCampaignResponse points;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->GetCampaign(&ctx, cr, &points).ok());
+  }
+  EXPECT_EQ(points.points_size(), 12) << "4 points in each of 3 launches";
+  cr.set_campaign("other");
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->GetCampaign(&ctx, cr, &points).ok());
+  EXPECT_EQ(points.points_size(), 0);
+}
+
+TEST_F(DaemonTest, AdminRequestsAreRefusedWithoutAConfiguredToken) {
+  UploadLaunches(4, 1);
+  AdminToken none;
+  TuningService open(tuner_.get(), &none);
+  grpc::ServerContext server_ctx;
+  v1::RollbackTableRequest rb;
+  rb.set_profile_id(1);
+  rb.set_version(1);
+  v1::RollbackTableResponse out;
+  grpc::Status s = open.RollbackTable(&server_ctx, &rb, &out);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_NE(s.error_message().find("--admin-token-file"), std::string::npos);
+}
+
 TEST_F(DaemonTest, ALiveSocketIsNotStolen) {
-  TuningService other(tuner_.get());
+  TuningService other(tuner_.get(), &token_);
   auto second = StartServer(Address(), &other);
   ASSERT_FALSE(second.ok());
   EXPECT_NE(std::string(second.status().message()).find("another daemon"),

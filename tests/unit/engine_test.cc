@@ -11,80 +11,169 @@ constexpr Algorithm kDef = Algorithm::kDefault;
 constexpr Algorithm kRB = Algorithm::kAllreduceAsReduceBcast;
 constexpr Algorithm kRSA = Algorithm::kAllreduceAsReducescatterblockAllgather;
 
-// One median per launch, launches numbered 0, 1, 2, ...
+// One median per launch, launches numbered 0, 1, 2, ... in campaign 7.
 void Add(std::vector<LaunchMedian>* v, Algorithm a, int64_t bytes,
          std::initializer_list<double> medians) {
   int64_t launch = 0;
   for (double m : medians) {
-    v->push_back({Collective::kAllreduce, a, bytes, launch++, m});
+    v->push_back({Collective::kAllreduce, a, bytes, launch++, 7, m});
   }
 }
 
-TEST(Engine, ReplacesDefaultOnlyBeyondTheMargin) {
-  std::vector<LaunchMedian> p;
-  Add(&p, kDef, 8, {10, 10, 10});
-  Add(&p, kRB, 8, {9.5, 9.5, 9.5});  // 5% faster: not enough
-  Add(&p, kDef, 1024, {10, 11, 12});
-  Add(&p, kRB, 1024, {8, 9, 10});    // median 9 <= 0.9 * 11
-  std::vector<Rule> rules = ComputeRules(p, EngineOptions{0.10});
-  ASSERT_EQ(rules.size(), 2u);
-  EXPECT_EQ(rules[0].algorithm, kDef);
-  EXPECT_EQ(rules[0].min_bytes, 0u);
-  EXPECT_EQ(rules[0].max_bytes, 90u) << "boundary at the geometric midpoint";
-  EXPECT_EQ(rules[1].algorithm, kRB);
-  EXPECT_EQ(rules[1].min_bytes, 91u);
-  EXPECT_EQ(rules[1].max_bytes, kNoUpperBound);
-  EXPECT_NEAR(rules[1].speedup, 11.0 / 9.0, 1e-12);
-  // With a 1% margin the 5% win counts too, and the ranges merge.
-  rules = ComputeRules(p, EngineOptions{0.01});
-  ASSERT_EQ(rules.size(), 1u);
-  EXPECT_EQ(rules[0].algorithm, kRB);
-  EXPECT_NEAR(rules[0].speedup, std::sqrt(10 / 9.5 * 11.0 / 9.0), 1e-12);
+const Decision* At(const std::vector<Decision>& d, int64_t bytes) {
+  for (const Decision& x : d) {
+    if (x.rule.min_bytes <= static_cast<uint64_t>(bytes) &&
+        static_cast<uint64_t>(bytes) <= x.rule.max_bytes) {
+      return &x;
+    }
+  }
+  return nullptr;
 }
 
-TEST(Engine, AWinThatOneLaunchContradictsIsNoWin) {
+TEST(Engine, ReplacesDefaultWhenSignificantlyAndClearlyFaster) {
   std::vector<LaunchMedian> p;
-  Add(&p, kDef, 1024, {10, 10, 10});
-  Add(&p, kRB, 1024, {5, 5, 12});  // much faster in median, slower once
-  Add(&p, kRSA, 1024, {8, 8, 9});  // a little slower than RB, but always wins
-  std::vector<Rule> rules = ComputeRules(p, EngineOptions{});
-  ASSERT_EQ(rules.size(), 1u);
-  EXPECT_EQ(rules[0].algorithm, kRSA);
-  EXPECT_NEAR(rules[0].speedup, 10.0 / 8.0, 1e-12);
+  // Distinct values (no ties): the exact test applies.
+  Add(&p, kDef, 1024, {10, 10.2, 9.9, 10.1, 10.05});
+  Add(&p, kRB, 1024, {8, 8.1, 7.9, 8.2, 8.05});
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, kRB);
+  EXPECT_EQ(d[0].rule.min_bytes, 0u);
+  EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
+  EXPECT_NEAR(d[0].rule.speedup, 10.05 / 8.05, 1e-12);
+  // Five launches completely separated: p = 1 / C(10, 5).
+  EXPECT_NEAR(d[0].evidence.p_value, 1.0 / 252, 1e-12);
+  EXPECT_EQ(d[0].evidence.launches_default, 5);
+  EXPECT_EQ(d[0].evidence.launches_algorithm, 5);
+  EXPECT_EQ(d[0].evidence.campaigns, std::vector<int64_t>{7});
 }
 
-TEST(Engine, PicksTheFastestCandidateAndMergesRuns) {
+TEST(Engine, SignificantButWithinTheMarginKeepsDefault) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 1024, {10, 10, 10, 10, 10});
+  Add(&p, kRB, 1024, {9.5, 9.5, 9.5, 9.5, 9.5});  // 5% faster, always
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  EngineOptions loose;
+  loose.margin = 0.01;
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, loose)[0].rule.algorithm, kRB);
+}
+
+TEST(Engine, FastButNotSignificantKeepsDefault) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 1024, {10, 10});  // two launches: the best p is 1/6
+  Add(&p, kRB, 1024, {5, 5});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  // Overlapping launches: a faster median, but one launch contradicts it.
+  p.clear();
+  Add(&p, kDef, 1024, {10, 10, 10, 10, 10});
+  Add(&p, kRB, 1024, {5, 5, 5, 12, 13});
+  const Decision& d = ComputeDecisions(p, {}, {}, EngineOptions{})[0];
+  EXPECT_EQ(d.rule.algorithm, kDef);
+  EXPECT_EQ(d.evidence.p_value, 1.0);
+}
+
+TEST(Engine, TheIncumbentStaysUnlessClearlyBeaten) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 1024, {10, 10, 10, 10, 10});
+  Add(&p, kRSA, 1024, {8, 8, 8, 8, 8});
+  Add(&p, kRB, 1024, {7.8, 7.9, 7.8, 7.9, 7.8});  // a bit faster than RSA
+  const Rule incumbent{Collective::kAllreduce, 0, kNoUpperBound, kRSA, 1.25};
+  // Without history the fastest wins; with RSA in place, RB is not 10%
+  // better than it, so RSA stays.
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRB);
+  EXPECT_EQ(ComputeDecisions(p, {incumbent}, {}, EngineOptions{})[0].rule.algorithm,
+            kRSA);
+  // Once RB is clearly better than RSA too, it takes over.
+  p.clear();
+  Add(&p, kDef, 1024, {10, 10, 10, 10, 10});
+  Add(&p, kRSA, 1024, {8, 8, 8, 8, 8});
+  Add(&p, kRB, 1024, {5, 5, 5, 5, 5});
+  EXPECT_EQ(ComputeDecisions(p, {incumbent}, {}, EngineOptions{})[0].rule.algorithm,
+            kRB);
+}
+
+TEST(Engine, RangesSplitAtGeometricMidpointsAndMerge) {
   std::vector<LaunchMedian> p;
   for (int64_t b : {1, 4, 16, 64, 256}) {
-    Add(&p, kDef, b, {10});
-    Add(&p, kRB, b, {b <= 16 ? 5.0 : 20.0});
-    Add(&p, kRSA, b, {b >= 64 ? 4.0 : 30.0});
+    Add(&p, kDef, b, {10, 10, 10});
+    Add(&p, kRB, b, {b <= 16 ? 5.0 : 20.0, b <= 16 ? 5.0 : 20.0, b <= 16 ? 5.0 : 20.0});
   }
-  std::vector<Rule> rules = ComputeRules(p, EngineOptions{});
-  ASSERT_EQ(rules.size(), 2u);
-  EXPECT_EQ(rules[0].algorithm, kRB);
-  EXPECT_EQ(rules[0].min_bytes, 0u);
-  EXPECT_EQ(rules[0].max_bytes, 31u);  // ceil(sqrt(16*64)) = 32
-  EXPECT_EQ(rules[1].algorithm, kRSA);
-  EXPECT_EQ(rules[1].min_bytes, 32u);
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].rule.algorithm, kRB);
+  EXPECT_EQ(d[0].rule.max_bytes, 31u);  // ceil(sqrt(16 * 64)) = 32
+  EXPECT_EQ(d[1].rule.algorithm, kDef);
+  EXPECT_EQ(d[1].rule.min_bytes, 32u);
+  // 3 vs 3 separated, but tied within each side: the normal approximation
+  // (U = 9, mean 4.5, variance 4.05 with ties) gives 0.0234.
+  EXPECT_NEAR(d[0].evidence.p_value, 0.0234, 1e-4);
 }
 
-TEST(Engine, SizesWithoutDefaultDecideNothing) {
+TEST(Engine, PinsOverrideTheirRangeOnly) {
   std::vector<LaunchMedian> p;
-  Add(&p, kRB, 64, {1});
-  EXPECT_TRUE(ComputeRules(p, EngineOptions{}).empty());
-  p.push_back({Collective::kGatherv, kDef, 64, 0, 1.0});
-  EXPECT_TRUE(ComputeRules(p, EngineOptions{}).empty()) << "irregular: no ranges";
+  Add(&p, kDef, 1024, {10, 10, 10, 10, 10});
+  Add(&p, kRB, 1024, {5, 5, 5, 5, 5});
+  const PinnedRange pin{Collective::kAllreduce, 100, 199, kRSA};
+  std::vector<Decision> d = ComputeDecisions(p, {}, {pin}, EngineOptions{});
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(At(d, 99)->rule.algorithm, kRB);
+  EXPECT_EQ(At(d, 150)->rule.algorithm, kRSA);
+  EXPECT_TRUE(At(d, 150)->evidence.pinned);
+  EXPECT_EQ(At(d, 200)->rule.algorithm, kRB);
+  // A pin for a collective nobody measured still makes a rule.
+  const PinnedRange bcast{Collective::kBcast, 0, kNoUpperBound,
+                          Algorithm::kBcastAsScatterAllgather};
+  d = ComputeDecisions({}, {}, {bcast}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.collective, Collective::kBcast);
 }
 
-TEST(Engine, SameDecisionsIgnoresSpeedups) {
-  Rule a{Collective::kBcast, 0, kNoUpperBound, kDef, 1.0};
-  Rule b = a;
-  b.speedup = 3;
-  EXPECT_TRUE(SameDecisions({a}, {b}));
-  b.algorithm = Algorithm::kBcastAsScatterAllgather;
-  EXPECT_FALSE(SameDecisions({a}, {b}));
-  EXPECT_FALSE(SameDecisions({a}, {a, a}));
+TEST(Engine, DescribeChanges) {
+  const Rule a{Collective::kAllreduce, 0, 8191, kDef, 1};
+  const Rule b{Collective::kAllreduce, 8192, kNoUpperBound, kRB, 1.4};
+  const Rule whole{Collective::kAllreduce, 0, kNoUpperBound, kDef, 1};
+  // Size by size: the unchanged lower range is not news.
+  EXPECT_EQ(DescribeChanges({whole}, {a, b}),
+            "allreduce 8192-inf: default -> allreduce_as_reduce_bcast");
+  // A removed range is reported even though no rule of the new table names it.
+  EXPECT_EQ(DescribeChanges({a, b}, {whole}),
+            "allreduce 8192-inf: allreduce_as_reduce_bcast -> default");
+  // Only the part of a range that changed, and collectives absent before.
+  const Rule c{Collective::kAllreduce, 4096, kNoUpperBound, kRB, 1.2};
+  const Rule g{Collective::kGather, 0, 99, Algorithm::kGatherAsGatherv, 2};
+  EXPECT_EQ(DescribeChanges({a, b}, {Rule{Collective::kAllreduce, 0, 4095, kDef, 1}, c, g}),
+            "allreduce 4096-8191: default -> allreduce_as_reduce_bcast; "
+            "gather 0-99: default -> gather_as_gatherv");
+  EXPECT_EQ(DescribeChanges({a, b}, {a, b}), "");
+  EXPECT_EQ(DescribeChanges({}, {whole}), "") << "default everywhere is no change";
+  EXPECT_TRUE(SameDecisions({a, b}, {a, b}));
+  EXPECT_FALSE(SameDecisions({a, b}, {whole}));
+}
+
+TEST(Engine, ViolationsOfGuidelinesAndMonotony) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 64, {30, 30, 30, 30, 30});
+  Add(&p, kDef, 128, {10, 10, 10, 10, 10});  // larger, yet faster
+  Add(&p, kRB, 128, {5, 5, 5, 5, 5});        // GL5 violated at 128
+  Add(&p, kRSA, 128, {11, 11, 11, 11, 11});  // slower: no violation
+  std::vector<ViolationFound> v = FindViolations(p, EngineOptions{});
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_FALSE(v[0].monotony);
+  EXPECT_EQ(v[0].algorithm, kRB);
+  EXPECT_EQ(v[0].msg_bytes, 128);
+  EXPECT_DOUBLE_EQ(v[0].factor, 2.0);
+  EXPECT_TRUE(v[1].monotony);
+  EXPECT_EQ(v[1].msg_bytes, 64);
+  EXPECT_EQ(v[1].larger_bytes, 128);
+  EXPECT_DOUBLE_EQ(v[1].factor, 3.0);
+  EXPECT_EQ(v[1].launches, 5);
+}
+
+TEST(Engine, IrregularCollectivesAndMissingDefaultDecideNothing) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kRB, 64, {1, 1, 1});
+  p.push_back({Collective::kGatherv, kDef, 64, 0, 7, 1.0});
+  EXPECT_TRUE(ComputeDecisions(p, {}, {}, EngineOptions{}).empty());
 }
 
 }  // namespace

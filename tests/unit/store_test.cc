@@ -70,9 +70,14 @@ TEST(Store, ReopeningKeepsEverything) {
                    MeasurementInput m{Collective::kBcast, Algorithm::kDefault,
                                       64, {1e-6, 3e-6, 2e-6}};
                    if (auto e = s.PutMeasurement(*c, 0, m); !e.ok()) return e;
-                   Rule r{Collective::kBcast, 0, kNoUpperBound,
-                          Algorithm::kBcastAsScatterAllgather, 1.3};
-                   return s.AddTable(profile, {r}, "test").status();
+                   StoredRule r;
+                   r.rule = Rule{Collective::kBcast, 0, kNoUpperBound,
+                                 Algorithm::kBcastAsScatterAllgather, 1.3};
+                   r.p_value = 0.004;
+                   r.launches_default = 5;
+                   r.launches_algorithm = 4;
+                   r.campaigns = "c1";
+                   return s.AddTable(profile, {r}, "test", "bcast changed").status();
                  }).ok());
   }
   auto store = Store::Open(path);
@@ -93,13 +98,50 @@ TEST(Store, ReopeningKeepsEverything) {
   ASSERT_TRUE(table->has_value());
   EXPECT_EQ((*table)->version, 1);
   ASSERT_EQ((*table)->rules.size(), 1u);
-  EXPECT_EQ((*table)->rules[0].algorithm, Algorithm::kBcastAsScatterAllgather);
-  EXPECT_EQ((*table)->rules[0].max_bytes, kNoUpperBound);
+  EXPECT_EQ((*table)->rules[0].rule.algorithm, Algorithm::kBcastAsScatterAllgather);
+  EXPECT_EQ((*table)->rules[0].rule.max_bytes, kNoUpperBound);
+  EXPECT_DOUBLE_EQ((*table)->rules[0].p_value, 0.004);
+  EXPECT_EQ((*table)->rules[0].launches_algorithm, 4);
+  EXPECT_EQ((*table)->rules[0].campaigns, "c1");
+  EXPECT_EQ((*table)->changes, "bcast changed");
   auto samples = s.Samples(points->at(0).campaign_id, 0, Collective::kBcast,
                            Algorithm::kDefault, 64);
   ASSERT_TRUE(samples.ok());
   ASSERT_EQ(samples->size(), 3u);
   EXPECT_NEAR((*samples)[1], 3e-6, 1e-12) << "float32 keeps ~7 digits";
+}
+
+TEST(Store, EvidenceIsRefreshedWithoutANewVersion) {
+  auto store = Store::Open(TempPath("refresh.db"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  Store& s = **store;
+  int64_t profile = 0;
+  StoredRule r;
+  r.rule = Rule{Collective::kBcast, 0, kNoUpperBound,
+                Algorithm::kBcastAsScatterAllgather, 1.3};
+  r.p_value = 0.05;
+  r.launches_default = r.launches_algorithm = 3;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 auto p = s.UpsertProfile(Key(4));
+                 if (!p.ok()) return p.status();
+                 profile = *p;
+                 return s.AddTable(profile, {r}, "first", "").status();
+               }).ok());
+  r.p_value = 0.004;
+  r.launches_default = r.launches_algorithm = 5;
+  r.rule.speedup = 1.5;
+  r.campaigns = "c1,c2";
+  EXPECT_FALSE(s.RefreshEvidence(profile, 1, {r}).ok()) << "needs a transaction";
+  ASSERT_TRUE(s.InTransaction([&] { return s.RefreshEvidence(profile, 1, {r}); }).ok());
+  auto table = s.CurrentTable(profile);
+  ASSERT_TRUE(table.ok() && table->has_value());
+  EXPECT_EQ((*table)->version, 1);
+  ASSERT_EQ((*table)->rules.size(), 1u);
+  EXPECT_DOUBLE_EQ((*table)->rules[0].p_value, 0.004);
+  EXPECT_EQ((*table)->rules[0].launches_algorithm, 5);
+  EXPECT_DOUBLE_EQ((*table)->rules[0].rule.speedup, 1.5);
+  EXPECT_EQ((*table)->rules[0].campaigns, "c1,c2");
+  EXPECT_EQ((*table)->rules[0].rule.algorithm, Algorithm::kBcastAsScatterAllgather);
 }
 
 TEST(Store, WritesOutsideATransactionAreRefused) {
@@ -139,8 +181,8 @@ TEST(Store, TableVersionsIncreaseAndRelaunchedPointsAreReplaced) {
                  m.samples = {5, 5};
                  if (auto e = s.PutMeasurement(c, 0, m); !e.ok()) return e;
                  if (auto e = s.PutMeasurement(c, 1, m); !e.ok()) return e;
-                 EXPECT_EQ(*s.AddTable(profile, {}, "one"), 1);
-                 EXPECT_EQ(*s.AddTable(profile, {}, "two"), 2);
+                 EXPECT_EQ(*s.AddTable(profile, {}, "one", ""), 1);
+                 EXPECT_EQ(*s.AddTable(profile, {}, "two", ""), 2);
                  EXPECT_EQ(*s.UpsertProfile(Key(4)), profile) << "same context";
                  return absl::OkStatus();
                }).ok());
@@ -155,6 +197,56 @@ TEST(Store, TableVersionsIncreaseAndRelaunchedPointsAreReplaced) {
   EXPECT_EQ(counts->campaigns, 1);
   EXPECT_EQ(counts->launches, 2);
   EXPECT_EQ(counts->measurements, 2);
+}
+
+TEST(Store, PinsHistoryAndCampaignPoints) {
+  auto store = Store::Open(TempPath("pins.db"));
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  int64_t profile = 0, pin = 0;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 int64_t c = *s.UpsertCampaign(profile, "spring", "h");
+                 MeasurementInput m{Collective::kGather, Algorithm::kDefault, 64, {1, 2}};
+                 if (auto e = s.PutMeasurement(c, 3, m); !e.ok()) return e;
+                 PinRow row;
+                 row.collective = Collective::kGather;
+                 row.algorithm = Algorithm::kGatherAsGatherv;
+                 row.min_bytes = 10;
+                 row.max_bytes = -1;
+                 row.note = "vendor advice";
+                 pin = *s.AddPin(profile, row);
+                 EXPECT_EQ(*s.AddTable(profile, {}, "one", "a"), 1);
+                 EXPECT_EQ(*s.AddTable(profile, {}, "two", "b"), 2);
+                 return absl::OkStatus();
+               }).ok());
+  auto pins = s.Pins(profile);
+  ASSERT_TRUE(pins.ok());
+  ASSERT_EQ(pins->size(), 1u);
+  EXPECT_EQ((*pins)[0].algorithm, Algorithm::kGatherAsGatherv);
+  EXPECT_EQ((*pins)[0].max_bytes, -1);
+  EXPECT_EQ((*pins)[0].note, "vendor advice");
+  auto history = s.TableHistory(profile);
+  ASSERT_TRUE(history.ok());
+  ASSERT_EQ(history->size(), 2u);
+  EXPECT_EQ((*history)[0].version, 2) << "newest first";
+  EXPECT_EQ((*history)[1].changes, "a");
+  EXPECT_TRUE((*s.TableAt(profile, 1)).has_value());
+  EXPECT_FALSE((*s.TableAt(profile, 3)).has_value());
+  auto points = s.CampaignPoints(profile, "spring");
+  ASSERT_TRUE(points.ok());
+  ASSERT_EQ(points->size(), 1u);
+  EXPECT_EQ((*points)[0].launch, 3);
+  EXPECT_EQ((*points)[0].samples, 2);
+  EXPECT_TRUE(s.CampaignPoints(profile, "autumn")->empty());
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 EXPECT_TRUE(*s.DeletePin(profile, pin));
+                 EXPECT_FALSE(*s.DeletePin(profile, pin));
+                 return absl::OkStatus();
+               }).ok());
+  EXPECT_TRUE(s.Pins(profile)->empty());
+  EXPECT_TRUE((*s.FindProfile(Key(4))).has_value());
+  EXPECT_FALSE((*s.FindProfile(Key(5))).has_value());
 }
 
 TEST(Store, RefusesADatabaseFromTheFuture) {

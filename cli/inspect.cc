@@ -1,11 +1,13 @@
-#include "cli/commands.h"
-
+// colltune algorithms | table | profiles | profile: what the daemon knows.
 #include <cstdio>
 #include <iostream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/rpc.h"
 #include "client/client.h"
 #include "common/catalog.h"
 #include "common/table.h"
@@ -15,59 +17,15 @@ namespace {
 
 using nlohmann::json;
 
-int Fail(const absl::Status& s) {
-  std::cerr << "colltune: " << s.message() << "\n";
-  return 1;
-}
-
-std::string Bytes(uint64_t v) {
-  return v == kNoUpperBound ? std::string("inf") : std::to_string(v);
-}
-
-std::string Speedup(double s) {
-  if (s <= 0) return "-";
-  char buf[32];
-  snprintf(buf, sizeof buf, "%.2fx", s);
-  return buf;
-}
-
-json ContextJson(const v1::Context& c) {
-  return {{"cluster", c.cluster()},
-          {"library", c.library()},
-          {"library_version", c.library_version()},
-          {"comm_size", c.comm_size()},
-          {"nodes", c.nodes()},
-          {"ppn", c.ppn()}};
-}
-
-json SectionJson(const Section& s) {
+json SectionJson(const v1::TableSection& s) {
   json rules = json::array();
-  for (const Rule& r : s.rules) {
-    rules.push_back({{"collective", InfoOf(r.collective).name},
-                     {"min_bytes", r.min_bytes},
-                     {"max_bytes", r.max_bytes == kNoUpperBound
-                                       ? json(nullptr)
-                                       : json(r.max_bytes)},
-                     {"algorithm", InfoOf(r.algorithm).name},
-                     {"speedup", r.speedup}});
-  }
-  return {{"comm_size", s.comm_size},
-          {"profile_id", s.profile_id},
-          {"version", s.version},
+  for (const v1::Rule& r : s.rules()) rules.push_back(RuleJson(r));
+  return {{"comm_size", s.comm_size()},
+          {"profile_id", s.profile_id()},
+          {"version", s.version()},
+          {"created_at", s.created_at()},
+          {"reason", s.reason()},
           {"rules", rules}};
-}
-
-void PrintRules(const std::vector<Rule>& rules) {
-  printf("%-22s %12s %12s  %-42s %8s\n", "collective", "min_bytes",
-         "max_bytes", "algorithm", "speedup");
-  for (const Rule& r : rules) {
-    printf("%-22s %12s %12s  %-42s %8s\n",
-           std::string(InfoOf(r.collective).name).c_str(),
-           Bytes(r.min_bytes).c_str(), Bytes(r.max_bytes).c_str(),
-           std::string(InfoOf(r.algorithm).name).c_str(),
-           r.algorithm == Algorithm::kDefault ? "-"
-                                              : Speedup(r.speedup).c_str());
-  }
 }
 
 }  // namespace
@@ -113,10 +71,11 @@ int ShowTable(const Connection& c, const TableArgs& args) {
   ctx->set_nodes(args.nodes);
   ctx->set_ppn(args.ppn);
   v1::GetTableResponse response;
-  auto rpc = client::WithDeadline(std::chrono::milliseconds(c.timeout_ms));
-  grpc::Status status = stub->GetTable(rpc.get(), request, &response);
+  grpc::Status status = stub->GetTable(Call(c).get(), request, &response);
   if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
 
+  // The shim's parser judges the table first: what it would refuse, the CLI
+  // refuses too.
   std::vector<std::string> warnings;
   absl::StatusOr<Table> table = client::TableFromProto(response.table(), &warnings);
   for (const std::string& w : warnings) std::cerr << "colltune: " << w << "\n";
@@ -126,10 +85,18 @@ int ShowTable(const Connection& c, const TableArgs& args) {
     std::cout << FormatTable(*table);
     return std::cout.good() ? 0 : 1;
   }
-  const Section* section = SelectSection(*table, args.comm_size);
+  const Section* chosen = SelectSection(*table, args.comm_size);
+  const v1::TableSection* section = nullptr;
+  for (const v1::TableSection& s : response.table().sections()) {
+    if (chosen != nullptr && s.comm_size() == static_cast<int>(chosen->comm_size)) {
+      section = &s;
+    }
+  }
   if (args.format == Format::kJson) {
     json sections = json::array();
-    for (const Section& s : table->sections) sections.push_back(SectionJson(s));
+    for (const v1::TableSection& s : response.table().sections()) {
+      sections.push_back(SectionJson(s));
+    }
     json out = {{"context", ContextJson(response.table().context())},
                 {"section", section ? SectionJson(*section) : json(nullptr)},
                 {"sections", sections}};
@@ -150,11 +117,14 @@ int ShowTable(const Connection& c, const TableArgs& args) {
            args.comm_size);
     return 0;
   }
-  printf("from the profile of %u processes (profile %lld, table version "
-         "%lld)\n",
-         section->comm_size, static_cast<long long>(section->profile_id),
-         static_cast<long long>(section->version));
-  PrintRules(section->rules);
+  printf("from the profile of %d processes (profile %lld, table version %lld, "
+         "%s: %s)\n",
+         section->comm_size(), static_cast<long long>(section->profile_id()),
+         static_cast<long long>(section->version()),
+         section->created_at().c_str(), section->reason().c_str());
+  PrintRules(*section);
+  printf("speedup: default time / algorithm time; p: one-sided rank test on "
+         "per-launch medians; launches: default/algorithm\n");
   return 0;
 }
 
@@ -165,8 +135,7 @@ int ListProfiles(const Connection& c, const std::string& cluster,
   request.set_cluster(cluster);
   request.set_library(library);
   v1::ListProfilesResponse response;
-  auto rpc = client::WithDeadline(std::chrono::milliseconds(c.timeout_ms));
-  grpc::Status status = stub->ListProfiles(rpc.get(), request, &response);
+  grpc::Status status = stub->ListProfiles(Call(c).get(), request, &response);
   if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
   if (as_json) {
     json out = json::array();
@@ -207,8 +176,7 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
   v1::GetProfileRequest request;
   request.set_id(id);
   v1::GetProfileResponse response;
-  auto rpc = client::WithDeadline(std::chrono::milliseconds(c.timeout_ms));
-  grpc::Status status = stub->GetProfile(rpc.get(), request, &response);
+  grpc::Status status = stub->GetProfile(Call(c).get(), request, &response);
   if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
   if (as_json) {
     json points = json::array();

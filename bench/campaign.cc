@@ -1,0 +1,264 @@
+// One launch of a tuning campaign: every algorithm of every collective at
+// every size, measured interleaved, uploaded collective by collective so that
+// an interrupted launch, run again with the same campaign label and launch
+// index, measures only what the daemon has not stored yet.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "bench/measure.h"
+#include "bench/options.h"
+#include "bench/upload.h"
+#include "client/client.h"
+#include "common/stats.h"
+
+namespace colltune::bench {
+namespace {
+
+using PointKey = std::tuple<int, int, int64_t>;  // collective, algorithm, bytes
+
+std::string Hostname() {
+  char name[256] = {0};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+v1::Context ContextProto(const Options& o, const Bench& b) {
+  v1::Context ctx;
+  ctx.set_cluster(o.cluster);
+  ctx.set_library(b.context.library);
+  ctx.set_library_version(b.context.library_version);
+  ctx.set_comm_size(b.context.comm_size);
+  ctx.set_nodes(b.context.nodes);
+  ctx.set_ppn(b.context.ppn);
+  return ctx;
+}
+
+// What this launch already stored (rank 0 asks the daemon), made known to
+// every rank, which must skip the same points.
+std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
+                                const std::string& campaign) {
+  std::vector<int64_t> flat;  // triples
+  if (b.rank == 0 && !o.server.empty() && o.resume) {
+    auto stub = client::Connect(o.server);
+    v1::GetCampaignRequest request;
+    *request.mutable_context() = ContextProto(o, b);
+    request.set_campaign(campaign);
+    v1::GetCampaignResponse response;
+    auto rpc = client::WithDeadline(std::chrono::milliseconds(o.timeout_ms));
+    grpc::Status s = stub->GetCampaign(rpc.get(), request, &response);
+    if (!s.ok()) {
+      fprintf(stderr, "colltune-bench: cannot ask what is stored (%s); "
+                      "measuring everything\n",
+              s.error_message().c_str());
+    }
+    for (const v1::StoredPoint& p : response.points()) {
+      auto c = ParseCollective(p.collective());
+      auto a = ParseAlgorithm(p.algorithm());
+      if (p.launch() != o.launch || !c || !a) continue;
+      flat.insert(flat.end(), {IndexOf(*c), IndexOf(*a), p.msg_bytes()});
+    }
+  }
+  int64_t n = static_cast<int64_t>(flat.size());
+  PMPI_Bcast(&n, 1, MPI_INT64_T, 0, b.comm);
+  flat.resize(n);
+  PMPI_Bcast(flat.data(), static_cast<int>(n), MPI_INT64_T, 0, b.comm);
+  std::set<PointKey> stored;
+  for (int64_t i = 0; i + 2 < n; i += 3) {
+    stored.insert({static_cast<int>(flat[i]), static_cast<int>(flat[i + 1]),
+                   flat[i + 2]});
+  }
+  return stored;
+}
+
+struct Row {
+  Collective collective;
+  int64_t bytes;
+  Algorithm algorithm;
+  Summary summary;
+};
+
+void PrintRows(const std::vector<Row>& rows, bool csv) {
+  std::map<std::pair<int, int64_t>, double> defaults;
+  for (const Row& r : rows) {
+    if (r.algorithm == Algorithm::kDefault) {
+      defaults[{IndexOf(r.collective), r.bytes}] = r.summary.median;
+    }
+  }
+  if (csv) {
+    printf("collective,bytes,algorithm,nrep,median_s,min_s,mean_s,"
+           "speedup_vs_default\n");
+  } else {
+    printf("%-22s %9s %-44s %5s %12s %12s %8s\n", "collective", "bytes",
+           "algorithm", "nrep", "median_us", "min_us", "speedup");
+  }
+  for (const Row& r : rows) {
+    auto d = defaults.find({IndexOf(r.collective), r.bytes});
+    const double speedup = d != defaults.end() && r.summary.median > 0
+                               ? d->second / r.summary.median
+                               : 0;
+    const std::string coll(InfoOf(r.collective).name);
+    const std::string alg(InfoOf(r.algorithm).name);
+    if (csv) {
+      printf("%s,%lld,%s,%lld,%.9g,%.9g,%.9g,%.4f\n", coll.c_str(),
+             static_cast<long long>(r.bytes), alg.c_str(),
+             static_cast<long long>(r.summary.n), r.summary.median,
+             r.summary.min, r.summary.mean, speedup);
+    } else {
+      printf("%-22s %9lld %-44s %5lld %12.2f %12.2f %7.2fx\n", coll.c_str(),
+             static_cast<long long>(r.bytes), alg.c_str(),
+             static_cast<long long>(r.summary.n), r.summary.median * 1e6,
+             r.summary.min * 1e6, speedup);
+    }
+  }
+}
+
+}  // namespace
+
+int RunCampaign(const Options& o, Bench& b) {
+  const std::string campaign =
+      !o.campaign.empty()
+          ? o.campaign
+          : "bench-" + Hostname() + "-" +
+                std::to_string(static_cast<long long>(time(nullptr)));
+  const std::set<PointKey> stored = StoredPoints(o, b, campaign);
+  v1::UploadMeasurementsRequest base;
+  *base.mutable_context() = ContextProto(o, b);
+  base.set_campaign(campaign);
+  base.set_launch(o.launch);
+  base.set_host(Hostname());
+
+  std::vector<Row> rows;
+  int exit_code = 0;
+  bool upload_failed = false;
+  long long repetitions = 0, skipped = 0, uploaded = 0;
+  int64_t table_version = 0;
+  const double start = PMPI_Wtime();
+  const size_t points = b.collectives.size() * b.sizes.size();
+  size_t done_points = 0;
+  for (Collective c : b.collectives) {
+    std::vector<v1::Measurement> pending;
+    std::vector<double> budgets;  // NREP step 1, per algorithm, on first need
+    std::vector<Algorithm> budget_algorithms;
+    std::set<int64_t> seen;  // requested sizes that round to the same bytes
+    for (int64_t requested : b.sizes) {
+      ++done_points;
+      auto w = Workload::Make(c, requested, b.reduce, b.env);
+      if (!seen.insert(w->bytes()).second) continue;
+      std::vector<Algorithm> algorithms;
+      for (Algorithm a : Runnable(*w)) {
+        if (stored.count({IndexOf(c), IndexOf(a), w->bytes()})) {
+          ++skipped;
+        } else {
+          algorithms.push_back(a);
+        }
+      }
+      if (algorithms.empty()) continue;
+      std::vector<int> nrep(algorithms.size(), b.fixed_nrep);
+      if (b.fixed_nrep == 0) {
+        if (budgets.empty()) {
+          auto smallest = Workload::Make(c, 1, b.reduce, b.env);
+          budget_algorithms = Runnable(*smallest);
+          budgets = EstimateBudgets(*smallest, budget_algorithms, *b.sync,
+                                    o.nrep_options);
+        }
+        std::vector<double> mine;
+        for (Algorithm a : algorithms) {
+          auto at = std::find(budget_algorithms.begin(), budget_algorithms.end(), a);
+          // An algorithm not eligible at 1 byte borrows the largest budget.
+          mine.push_back(at != budget_algorithms.end()
+                             ? budgets[at - budget_algorithms.begin()]
+                             : *std::max_element(budgets.begin(), budgets.end()));
+        }
+        nrep = EstimateNrep(*w, algorithms, mine, *b.sync, o.nrep_options);
+      }
+      std::vector<int> rc;
+      std::vector<std::vector<double>> samples =
+          MeasureInterleaved(*w, algorithms, nrep, o.warmup,
+                             PointSeed(c, w->bytes(), o.launch), *b.sync, &rc);
+      for (int n : nrep) repetitions += n;
+      if (b.rank != 0) continue;
+      const std::string coll(InfoOf(c).name);
+      for (size_t a = 0; a < algorithms.size(); ++a) {
+        const std::string name(InfoOf(algorithms[a]).name);
+        if (rc[a] != MPI_SUCCESS) {
+          fprintf(stderr, "colltune-bench: %s %lld B %s failed with MPI error %d\n",
+                  coll.c_str(), static_cast<long long>(w->bytes()), name.c_str(),
+                  rc[a]);
+          exit_code = 1;
+          continue;
+        }
+        rows.push_back({c, w->bytes(), algorithms[a], Summarize(samples[a])});
+        v1::Measurement m;
+        m.set_collective(coll);
+        m.set_algorithm(name);
+        m.set_msg_bytes(w->bytes());
+        for (double v : samples[a]) m.add_samples(v);
+        pending.push_back(std::move(m));
+        if (!o.quiet) {
+          const double elapsed = PMPI_Wtime() - start;
+          const double eta = elapsed / done_points * (points - done_points);
+          fprintf(stderr,
+                  "colltune-bench: [%zu/%zu] %s %lld B %s: median %.2f us "
+                  "(%d reps), ETA %.0f s\n",
+                  done_points, points, coll.c_str(),
+                  static_cast<long long>(w->bytes()), name.c_str(),
+                  rows.back().summary.median * 1e6, nrep[a], eta);
+        }
+      }
+    }
+    // Stored per collective: an interruption loses at most one collective.
+    if (b.rank == 0 && !o.server.empty() && !pending.empty() && !upload_failed) {
+      v1::UploadMeasurementsRequest partial = base;
+      partial.set_partial(true);
+      absl::Status s =
+          Upload({o.server, o.timeout_ms}, partial, pending, &table_version);
+      if (!s.ok()) {
+        fprintf(stderr, "colltune-bench: upload failed: %s\n",
+                std::string(s.message()).c_str());
+        upload_failed = true;
+        exit_code = 1;
+      } else {
+        uploaded += static_cast<long long>(pending.size());
+      }
+    }
+  }
+  // The launch is complete: the daemon decides.
+  if (b.rank == 0 && !o.server.empty() && !upload_failed) {
+    absl::Status s = Upload({o.server, o.timeout_ms}, base, {}, &table_version);
+    if (!s.ok()) {
+      fprintf(stderr, "colltune-bench: closing the launch failed: %s\n",
+              std::string(s.message()).c_str());
+      upload_failed = true;
+      exit_code = 1;
+    }
+  }
+  if (b.rank == 0) {
+    PrintRows(rows, o.csv);
+    fprintf(stderr,
+            "colltune-bench: %zu points measured with %lld repetitions (%s) in "
+            "%.1f s; %lld already stored were skipped",
+            rows.size(), repetitions,
+            b.fixed_nrep ? "fixed" : "NREP estimation",
+            PMPI_Wtime() - start, skipped);
+    if (b.sync->invalid() > 0) {
+      fprintf(stderr, "; %lld late repetitions repeated", b.sync->invalid());
+    }
+    fprintf(stderr, "\n");
+    if (!o.server.empty() && !upload_failed) {
+      fprintf(stderr,
+              "colltune-bench: uploaded %lld points to %s (campaign '%s' "
+              "launch %d); table version now %lld\n",
+              uploaded, o.server.c_str(), campaign.c_str(), o.launch,
+              static_cast<long long>(table_version));
+    }
+  }
+  return exit_code;
+}
+
+}  // namespace colltune::bench

@@ -1,0 +1,291 @@
+// Evaluation: does the decision table do what it promises? For every
+// collective and size, in one job and interleaved: `default`, every eligible
+// mock-up, and `tuned` (the algorithm the table gives this call, exactly as
+// the shim chooses it: forced, else the communicator's section, else default,
+// and default when the choice is not eligible). Per point it reports
+// tuned/default and tuned/oracle as speed ratios (time of the other / time of
+// tuned), the oracle being the fastest algorithm measured at that point.
+//
+// "A is significantly faster than B" is the engine's own rule (one-sided
+// Mann-Whitney at alpha, and at least the margin faster), applied to the
+// repetitions of this job:
+//  * seen: the best mock-up is significantly faster than default in this job;
+//  * established: the campaign found the violation over its launches (the
+//    daemon's guideline violations, beyond the margin): what the table must
+//    repair. One job alone cannot tell a violation from the state of one
+//    launch (on an oversubscribed node, which ranks share a core changes from
+//    launch to launch, and with it the winners);
+//  * repaired: tuned is not significantly slower than the best mock-up;
+//  * regression: the table changed the algorithm and tuned is significantly
+//    slower than default;
+//  * A/A: where tuned is default, the two series run the same code; their
+//    significant differences measure the noise floor of the method.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/measure.h"
+#include "bench/options.h"
+#include "client/client.h"
+#include "common/stats.h"
+#include "common/table.h"
+#include "shim/runtime/cache.h"
+#include "shim/runtime/dispatch_table.h"
+
+namespace colltune::bench {
+namespace {
+
+// The table to evaluate, on rank 0; the bytes are broadcast so that every
+// rank builds the same dispatch table.
+bool LoadTable(const Options& o, const Bench& b, Table* table) {
+  std::string text, error;
+  if (b.rank == 0) {
+    if (!o.table.empty()) {
+      Table t;
+      if (!shim::ReadFileLimited(o.table, kMaxTableTextBytes, &text, &error) ||
+          !ParseTable(text, &t, &error)) {
+        fprintf(stderr, "colltune-bench: %s: %s\n", o.table.c_str(),
+                error.c_str());
+        text.clear();
+      }
+    } else if (!o.server.empty()) {
+      auto stub = client::Connect(o.server);
+      v1::GetTableRequest request;
+      v1::Context* ctx = request.mutable_context();
+      ctx->set_cluster(o.cluster);
+      ctx->set_library(b.context.library);
+      ctx->set_library_version(b.context.library_version);
+      ctx->set_comm_size(b.context.comm_size);
+      ctx->set_nodes(b.context.nodes);
+      ctx->set_ppn(b.context.ppn);
+      v1::GetTableResponse response;
+      auto rpc = client::WithDeadline(std::chrono::milliseconds(o.timeout_ms));
+      grpc::Status s = stub->GetTable(rpc.get(), request, &response);
+      std::vector<std::string> warnings;
+      absl::StatusOr<Table> t =
+          s.ok() ? client::TableFromProto(response.table(), &warnings)
+                 : absl::StatusOr<Table>(client::FromGrpc(s, o.server));
+      if (t.ok()) {
+        text = FormatTable(*t);
+      } else {
+        fprintf(stderr, "colltune-bench: %s\n", std::string(t.status().message()).c_str());
+      }
+    } else {
+      fprintf(stderr, "colltune-bench: --evaluate needs --server or --table\n");
+    }
+  }
+  int64_t n = static_cast<int64_t>(text.size());
+  PMPI_Bcast(&n, 1, MPI_INT64_T, 0, b.comm);
+  if (n == 0) return false;
+  text.resize(n);
+  PMPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, b.comm);
+  return ParseTable(text, table, &error);
+}
+
+// Rank 0: the guideline violations the daemon established for this job's
+// profile, beyond the margin, as (collective, bytes) points.
+std::set<std::pair<int, int64_t>> Established(const Options& o, const Bench& b) {
+  std::set<std::pair<int, int64_t>> out;
+  if (o.server.empty()) return out;
+  auto stub = client::Connect(o.server);
+  v1::ListProfilesRequest list;
+  list.set_cluster(o.cluster);
+  list.set_library(b.context.library);
+  v1::ListProfilesResponse profiles;
+  auto rpc = client::WithDeadline(std::chrono::milliseconds(o.timeout_ms));
+  if (!stub->ListProfiles(rpc.get(), list, &profiles).ok()) return out;
+  for (const v1::ProfileSummary& p : profiles.profiles()) {
+    const v1::Context& c = p.context();
+    if (c.library_version() != b.context.library_version ||
+        c.comm_size() != b.context.comm_size || c.nodes() != b.context.nodes ||
+        c.ppn() != b.context.ppn) {
+      continue;
+    }
+    v1::GetViolationsRequest request;
+    request.set_profile_id(p.id());
+    v1::GetViolationsResponse violations;
+    auto rpc2 = client::WithDeadline(std::chrono::milliseconds(o.timeout_ms));
+    if (!stub->GetViolations(rpc2.get(), request, &violations).ok()) continue;
+    for (const v1::Violation& v : violations.violations()) {
+      auto coll = ParseCollective(v.collective());
+      if (v.kind() == "guideline" && coll &&
+          v.factor() * (1 - o.margin) >= 1.0) {
+        out.insert({IndexOf(*coll), v.msg_bytes()});
+      }
+    }
+  }
+  return out;
+}
+
+struct Point {
+  Collective collective;
+  int64_t bytes;
+  Algorithm best = Algorithm::kDefault, oracle = Algorithm::kDefault;
+  Algorithm tuned = Algorithm::kDefault;
+  double t_default = 0, t_best = 0, t_oracle = 0, t_tuned = 0;
+  bool seen = false, established = false, repaired = true;
+  bool regression = false, aa_differs = false;
+};
+
+}  // namespace
+
+int RunEvaluate(const Options& o, Bench& b) {
+  Table table;
+  if (!LoadTable(o, b, &table)) return 1;
+  const shim::DispatchTable dispatch(table);
+  std::array<shim::Slice, kNumCollectives> slices;
+  dispatch.SlicesFor(static_cast<uint32_t>(b.size), &slices);
+
+  const std::set<std::pair<int, int64_t>> established =
+      b.rank == 0 ? Established(o, b) : std::set<std::pair<int, int64_t>>();
+  std::vector<Point> points;
+  for (Collective c : b.collectives) {
+    std::set<int64_t> seen;
+    for (int64_t requested : b.sizes) {
+      auto w = Workload::Make(c, requested, b.reduce, b.env);
+      if (!seen.insert(w->bytes()).second) continue;
+      std::vector<Algorithm> algorithms = Runnable(*w);
+      // Tuned: what the shim would run for this call.
+      Algorithm tuned = dispatch.forced(c).value_or(
+          slices[IndexOf(c)].Lookup(static_cast<uint64_t>(w->bytes())));
+      if (!w->Eligible(tuned)) tuned = Algorithm::kDefault;
+      std::vector<Algorithm> series = algorithms;
+      series.push_back(tuned);  // measured as a series of its own
+      std::vector<int> nrep(series.size(), b.fixed_nrep ? b.fixed_nrep : 0);
+      if (b.fixed_nrep == 0) {
+        auto smallest = Workload::Make(c, 1, b.reduce, b.env);
+        std::vector<double> budgets =
+            EstimateBudgets(*smallest, {Algorithm::kDefault}, *b.sync,
+                            o.nrep_options);
+        std::vector<double> each(series.size(), budgets[0]);
+        nrep = EstimateNrep(*w, series, each, *b.sync, o.nrep_options);
+        // One count for all series, so every one gets the same chances.
+        const int most = *std::max_element(nrep.begin(), nrep.end());
+        nrep.assign(series.size(), most);
+      }
+      std::vector<int> rc;
+      std::vector<std::vector<double>> samples =
+          MeasureInterleaved(*w, series, nrep, o.warmup,
+                             PointSeed(c, w->bytes(), 1000), *b.sync, &rc);
+      if (b.rank != 0) continue;
+      Point p;
+      p.collective = c;
+      p.bytes = w->bytes();
+      p.tuned = tuned;
+      const std::vector<double>& def = samples[0];
+      const std::vector<double>& tuned_samples = samples.back();
+      p.t_default = Median(def);
+      p.t_tuned = Median(tuned_samples);
+      p.t_oracle = p.t_default;
+      size_t best = 0;
+      for (size_t a = 0; a < algorithms.size(); ++a) {
+        const double t = Median(samples[a]);
+        if (t < p.t_oracle) {
+          p.t_oracle = t;
+          p.oracle = algorithms[a];
+        }
+        if (a > 0 && (best == 0 || t < Median(samples[best]))) best = a;
+      }
+      double pv;
+      p.established = established.count({IndexOf(c), p.bytes}) > 0;
+      if (best > 0) {
+        p.best = algorithms[best];
+        p.t_best = Median(samples[best]);
+        p.seen = SignificantlyFaster(samples[best], def, o.alpha, o.margin, &pv);
+        p.repaired = p.tuned == p.best ||
+                     !SignificantlyFaster(samples[best], tuned_samples, o.alpha,
+                                          o.margin, &pv);
+      }
+      if (p.tuned != Algorithm::kDefault) {
+        p.regression =
+            SignificantlyFaster(def, tuned_samples, o.alpha, o.margin, &pv);
+      } else {
+        p.aa_differs =
+            SignificantlyFaster(def, tuned_samples, o.alpha, o.margin, &pv) ||
+            SignificantlyFaster(tuned_samples, def, o.alpha, o.margin, &pv);
+      }
+      points.push_back(p);
+    }
+  }
+  if (b.rank != 0) return 0;
+
+  printf("%-22s %9s %11s %-42s %10s %-42s %10s %8s %8s  %s\n", "collective",
+         "bytes", "default_us", "best_mockup", "best_us", "tuned", "tuned_us",
+         "vs_def", "vs_orcl", "flags");
+  std::vector<double> vs_oracle;
+  double log_speedup = 0;
+  int seen = 0, seen_only = 0, established_n = 0, repaired = 0;
+  int regressions = 0, changed = 0, aa = 0, aa_differs = 0;
+  const Point* worst = nullptr;
+  for (const Point& p : points) {
+    const double vs_def = p.t_default / p.t_tuned;
+    const double vs_orcl = p.t_oracle / p.t_tuned;
+    vs_oracle.push_back(vs_orcl);
+    log_speedup += std::log(vs_def);
+    if (worst == nullptr || vs_orcl < worst->t_oracle / worst->t_tuned) worst = &p;
+    std::string flags;
+    auto flag = [&](const char* f) {
+      if (!flags.empty()) flags += ",";
+      flags += f;
+    };
+    if (p.established) {
+      ++established_n;
+      flag(p.repaired ? "established,repaired" : "established,NOT-REPAIRED");
+      if (p.repaired) ++repaired;
+    }
+    if (p.seen) {
+      ++seen;
+      if (!p.established) {
+        ++seen_only;
+        flag("seen-in-this-run");
+      }
+    }
+    if (p.tuned != Algorithm::kDefault) ++changed;
+    if (p.regression) {
+      ++regressions;
+      flag("REGRESSION");
+    }
+    if (p.tuned == Algorithm::kDefault) {
+      ++aa;
+      if (p.aa_differs) {
+        ++aa_differs;
+        flag("a/a-differs");
+      }
+    }
+    printf("%-22s %9lld %11.2f %-42s %10.2f %-42s %10.2f %8.3f %8.3f  %s\n",
+           std::string(InfoOf(p.collective).name).c_str(),
+           static_cast<long long>(p.bytes), p.t_default * 1e6,
+           p.best == Algorithm::kDefault ? "-" : std::string(InfoOf(p.best).name).c_str(),
+           p.t_best * 1e6, std::string(InfoOf(p.tuned).name).c_str(),
+           p.t_tuned * 1e6, vs_def, vs_orcl, flags.c_str());
+  }
+  printf("\nevaluate: %zu points, %d processes, %s sync, table sections %zu\n",
+         points.size(), b.size, o.sync.c_str(), table.sections.size());
+  printf("evaluate: violations established by the campaign %d, repaired in "
+         "this run %d\n",
+         established_n, repaired);
+  printf("evaluate: violations seen in this run %d (%d of them not established "
+         "over launches)\n",
+         seen, seen_only);
+  if (!points.empty()) {
+    printf("evaluate: tuned/oracle median %.3f, worst %.3f (%s %lld B)\n",
+           Median(vs_oracle), worst->t_oracle / worst->t_tuned,
+           std::string(InfoOf(worst->collective).name).c_str(),
+           static_cast<long long>(worst->bytes));
+    printf("evaluate: speedup over default, geometric mean %.3f\n",
+           std::exp(log_speedup / points.size()));
+  }
+  printf("evaluate: points where tuned is significantly slower than default: "
+         "%d (of %d where the table changes the algorithm)\n",
+         regressions, changed);
+  printf("evaluate: A/A noise floor: default measured twice differs "
+         "significantly at %d of %d points\n",
+         aa_differs, aa);
+  return 0;
+}
+
+}  // namespace colltune::bench

@@ -1,0 +1,84 @@
+// colltune-bench's settings and the environment both of its modes share.
+#ifndef COLLTUNE_BENCH_OPTIONS_H_
+#define COLLTUNE_BENCH_OPTIONS_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/nrep.h"
+#include "bench/sync.h"
+#include "bench/workload.h"
+#include "common/catalog.h"
+#include "shim/coll/env.h"
+#include "shim/coll/scratch.h"
+#include "shim/runtime/context.h"
+
+namespace colltune::bench {
+
+struct Options {
+  std::string server;
+  std::vector<std::string> collectives = {
+      "allgather", "allreduce", "alltoall", "bcast", "gather",
+      "reduce", "reduce_scatter_block", "scan", "scatter"};
+  std::vector<std::string> sizes = {"1",    "8",    "64",   "256",  "1K",
+                                    "4K",   "16K",  "32K",  "64K",  "128K",
+                                    "256K", "512K", "1M"};
+  std::string campaign;
+  int launch = 0;
+  std::string cluster;
+  std::string reduce_type = "double";
+  std::string mem_bytes = "64M";
+  std::string nrep = "auto";  // or a fixed count
+  int warmup = 2;
+  NrepOptions nrep_options;
+  std::string sync = "barrier";  // or "window"
+  double window_us = 0;          // 0: adaptive
+  bool resume = true;
+  bool csv = false;
+  bool quiet = false;
+  int timeout_ms = 10000;
+  // Evaluation mode.
+  bool evaluate = false;
+  std::string table;  // a table file instead of asking the daemon
+  double margin = 0.10;
+  double alpha = 0.05;
+};
+
+// Parses "65536", "64K", "1M" into bytes (at most 256 MiB).
+bool ParseSize(const std::string& text, int64_t* bytes);
+
+// What a run works with, set up once, identically on every rank.
+struct Bench {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, size = 1;
+  shim::ScratchPool scratch;
+  shim::CollEnv env;
+  shim::JobContext context;
+  ReduceType reduce{};
+  std::vector<Collective> collectives;
+  std::vector<int64_t> sizes;
+  std::unique_ptr<Synchronizer> sync;
+  int fixed_nrep = 0;  // 0: estimate (NREP)
+};
+
+// Collective over `comm`; false on an MPI error.
+bool SetUp(const Options& o, MPI_Comm comm, Bench* b);
+
+// The algorithms of `w` this benchmark can run (default first), the same on
+// every rank.
+std::vector<Algorithm> Runnable(const Workload& w);
+
+// The seed of a point's shuffled measurement order: fixed by what is
+// measured, so runs are reproducible and every rank agrees.
+inline uint64_t PointSeed(Collective c, int64_t bytes, int launch) {
+  return (static_cast<uint64_t>(IndexOf(c)) << 48) ^
+         (static_cast<uint64_t>(bytes) << 8) ^ static_cast<uint64_t>(launch);
+}
+
+int RunCampaign(const Options& o, Bench& b);
+int RunEvaluate(const Options& o, Bench& b);
+
+}  // namespace colltune::bench
+
+#endif  // COLLTUNE_BENCH_OPTIONS_H_

@@ -1,0 +1,196 @@
+// colltune campaign | evaluate: colltune-bench under mpirun.
+//
+// A campaign is several launches (separate mpirun runs) because launch-to-
+// launch variance is real and the daemon's rank test works on per-launch
+// medians. Each launch uploads collective by collective, and asks the daemon
+// first what it already stored, so running the same command again after an
+// interruption measures only what is missing.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/rpc.h"
+#include "client/client.h"
+
+extern char** environ;
+
+namespace colltune::cli {
+namespace {
+
+std::string Dirname(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool Executable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
+
+// The benchmark next to this program (an installation's bin/), or in the
+// build tree's bench/, else whatever PATH gives mpirun.
+std::string FindBench(const std::string& requested, const std::string& name) {
+  if (!requested.empty()) return requested;
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    const std::string dir = Dirname(self);
+    for (const std::string& candidate :
+         {dir + "/" + name, dir + "/../bench/" + name}) {
+      char resolved[4096];
+      if (Executable(candidate) && realpath(candidate.c_str(), resolved)) {
+        return resolved;
+      }
+    }
+  }
+  return name;
+}
+
+std::vector<std::string> Words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// Runs argv, waits, returns its exit code (128+signal if killed, 127 if it
+// could not start). stdout goes to `stdout_path` unless that is empty.
+int Run(const std::vector<std::string>& argv, const std::string& stdout_path) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!stdout_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    fprintf(stderr, "colltune: cannot start %s: %s\n", args[0], strerror(rc));
+    return 127;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+std::string Joined(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const std::string& a : argv) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+std::vector<std::string> BenchCommand(const Connection& c, const LaunchArgs& a,
+                                      const std::string& bench) {
+  std::vector<std::string> argv = Words(a.mpirun);
+  argv.push_back("-np");
+  argv.push_back(std::to_string(a.np));
+  argv.push_back(bench);
+  argv.push_back("--server");
+  argv.push_back(client::ResolveAddress(c.server));
+  if (!a.cluster.empty()) {
+    argv.push_back("--cluster");
+    argv.push_back(a.cluster);
+  }
+  return argv;
+}
+
+// Fails fast, before any mpirun, when the daemon cannot be reached.
+absl::Status Reachable(const Connection& c) {
+  auto stub = client::Connect(c.server);
+  v1::ListProfilesRequest request;
+  request.set_cluster("-");  // matches nothing: a cheap round trip
+  v1::ListProfilesResponse response;
+  return client::FromGrpc(stub->ListProfiles(Call(c).get(), request, &response),
+                          c.server);
+}
+
+double Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int RunCampaign(const Connection& c, const LaunchArgs& a) {
+  if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
+  std::string name = a.name;
+  if (name.empty()) {
+    char stamp[32];
+    const time_t now = time(nullptr);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
+    name = std::string("campaign-") + stamp;
+  }
+  const std::string bench = FindBench(a.bench, a.bench_name);
+  fprintf(stderr,
+          "colltune: campaign '%s': %d launches of %s on %d processes "
+          "(interrupted? run again with --name %s: stored points are kept)\n",
+          name.c_str(), a.launches, bench.c_str(), a.np, name.c_str());
+  const auto start = std::chrono::steady_clock::now();
+  int failed = 0;
+  for (int launch = 0; launch < a.launches; ++launch) {
+    std::vector<std::string> argv = BenchCommand(c, a, bench);
+    argv.insert(argv.end(), {"--campaign", name, "--launch", std::to_string(launch)});
+    argv.insert(argv.end(), a.bench_args.begin(), a.bench_args.end());
+    const std::string log =
+        a.log_dir.empty() ? std::string("/dev/null")
+                          : a.log_dir + "/" + name + "-launch-" +
+                                std::to_string(launch) + ".txt";
+    fprintf(stderr, "colltune: launch %d/%d: %s\n", launch + 1, a.launches,
+            Joined(argv).c_str());
+    const auto t = std::chrono::steady_clock::now();
+    const int rc = Run(argv, log);
+    if (rc != 0) {
+      ++failed;
+      fprintf(stderr, "colltune: launch %d/%d failed (exit %d) after %.1f s\n",
+              launch + 1, a.launches, rc, Since(t));
+      if (!a.keep_going) break;
+      continue;
+    }
+    fprintf(stderr, "colltune: launch %d/%d done in %.1f s\n", launch + 1,
+            a.launches, Since(t));
+  }
+  if (failed > 0) {
+    fprintf(stderr,
+            "colltune: campaign '%s' incomplete (%d launch%s failed) after "
+            "%.1f s; run the same command with --name %s to resume\n",
+            name.c_str(), failed, failed == 1 ? "" : "es", Since(start),
+            name.c_str());
+    return 1;
+  }
+  printf("campaign '%s': %d launches on %d processes in %.1f s\n", name.c_str(),
+         a.launches, a.np, Since(start));
+  printf("next: colltune table --comm-size %d; colltune violations --profile "
+         "ID (colltune profiles lists IDs)\n",
+         a.np);
+  return 0;
+}
+
+int RunEvaluate(const Connection& c, const LaunchArgs& a) {
+  if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
+  std::vector<std::string> argv = BenchCommand(c, a, FindBench(a.bench, a.bench_name));
+  argv.push_back("--evaluate");
+  argv.insert(argv.end(), a.bench_args.begin(), a.bench_args.end());
+  fprintf(stderr, "colltune: %s\n", Joined(argv).c_str());
+  const int rc = Run(argv, "");
+  if (rc != 0) fprintf(stderr, "colltune: the evaluation failed (exit %d)\n", rc);
+  return rc == 0 ? 0 : 1;
+}
+
+}  // namespace colltune::cli

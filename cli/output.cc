@@ -1,0 +1,79 @@
+#include "cli/output.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+namespace colltune::cli {
+
+using nlohmann::json;
+
+int Fail(const absl::Status& s) {
+  std::cerr << "colltune: " << s.message() << "\n";
+  return 1;
+}
+
+std::string Bytes(int64_t max_bytes) {
+  return max_bytes < 0 ? std::string("inf") : std::to_string(max_bytes);
+}
+
+std::string Speedup(double s) {
+  if (!(s > 0)) return "-";
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.2fx", s);
+  return buf;
+}
+
+std::string PValue(double p) {
+  if (!(p >= 0) || p >= 1) return "-";
+  if (p < 1e-4) return "<1e-4";
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.4f", p);
+  return buf;
+}
+
+json ContextJson(const v1::Context& c) {
+  return {{"cluster", c.cluster()},
+          {"library", c.library()},
+          {"library_version", c.library_version()},
+          {"comm_size", c.comm_size()},
+          {"nodes", c.nodes()},
+          {"ppn", c.ppn()}};
+}
+
+json RuleJson(const v1::Rule& r) {
+  json campaigns = json::array();
+  for (const std::string& c : r.campaigns()) campaigns.push_back(c);
+  return {{"collective", r.collective()},
+          {"min_bytes", r.min_bytes()},
+          {"max_bytes", r.max_bytes() < 0 ? json(nullptr) : json(r.max_bytes())},
+          {"algorithm", r.algorithm()},
+          {"speedup", r.speedup()},
+          {"p_value", r.p_value()},
+          {"launches_default", r.launches_default()},
+          {"launches_algorithm", r.launches_algorithm()},
+          {"campaigns", campaigns},
+          {"pinned", r.pinned()}};
+}
+
+void PrintRules(const v1::TableSection& section) {
+  printf("%-22s %10s %10s  %-44s %8s %7s %9s\n", "collective", "min_bytes",
+         "max_bytes", "algorithm", "speedup", "p", "launches");
+  for (const v1::Rule& r : section.rules()) {
+    const bool is_default = r.algorithm() == "default";
+    // A default range is no decision: its evidence would only say that
+    // nothing won, so it shows none.
+    std::string launches = "-";
+    if (!is_default) {
+      launches = std::to_string(r.launches_default()) + "/" +
+                 std::to_string(r.launches_algorithm());
+    }
+    printf("%-22s %10lld %10s  %-44s %8s %7s %9s%s\n", r.collective().c_str(),
+           static_cast<long long>(r.min_bytes()), Bytes(r.max_bytes()).c_str(),
+           r.algorithm().c_str(), is_default ? "-" : Speedup(r.speedup()).c_str(),
+           is_default ? "-" : PValue(r.p_value()).c_str(), launches.c_str(),
+           r.pinned() ? "  pinned" : "");
+  }
+}
+
+}  // namespace colltune::cli

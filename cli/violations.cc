@@ -1,0 +1,93 @@
+// colltune violations: the performance guidelines the profiled MPI library
+// breaks, as a table (seed 004's Figure 4, in rows).
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/rpc.h"
+#include "client/client.h"
+
+namespace colltune::cli {
+namespace {
+
+// "GL12" sorts after "GL3".
+int GuidelineNumber(const std::string& g) {
+  return g.size() > 2 ? atoi(g.c_str() + 2) : 0;
+}
+
+}  // namespace
+
+int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
+  auto stub = client::Connect(c.server);
+  v1::GetViolationsRequest request;
+  request.set_profile_id(profile);
+  v1::GetViolationsResponse response;
+  grpc::Status s = stub->GetViolations(Call(c).get(), request, &response);
+  if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+
+  std::vector<v1::Violation> guideline, monotony;
+  for (const v1::Violation& v : response.violations()) {
+    (v.kind() == "monotony" ? monotony : guideline).push_back(v);
+  }
+  std::sort(guideline.begin(), guideline.end(),
+            [](const v1::Violation& a, const v1::Violation& b) {
+              return std::make_tuple(GuidelineNumber(a.guideline()),
+                                     a.collective(), a.algorithm(), a.msg_bytes()) <
+                     std::make_tuple(GuidelineNumber(b.guideline()),
+                                     b.collective(), b.algorithm(), b.msg_bytes());
+            });
+  if (as_json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto* list : {&guideline, &monotony}) {
+      for (const v1::Violation& v : *list) {
+        out.push_back({{"kind", v.kind()},
+                       {"collective", v.collective()},
+                       {"algorithm", v.algorithm()},
+                       {"guideline", v.guideline()},
+                       {"msg_bytes", v.msg_bytes()},
+                       {"larger_bytes", v.larger_bytes()},
+                       {"factor", v.factor()},
+                       {"p_value", v.p_value()},
+                       {"launches", v.launches()}});
+      }
+    }
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  printf("guideline violations of profile %lld: the library's default is "
+         "significantly slower than a mock-up\n",
+         static_cast<long long>(profile));
+  printf("%-6s %-22s %-44s %10s %8s %7s %8s\n", "guide", "collective",
+         "faster mock-up", "bytes", "factor", "p", "launches");
+  std::set<std::string> guidelines;
+  for (const v1::Violation& v : guideline) {
+    guidelines.insert(v.guideline());
+    printf("%-6s %-22s %-44s %10lld %7.2fx %7s %8d\n", v.guideline().c_str(),
+           v.collective().c_str(), v.algorithm().c_str(),
+           static_cast<long long>(v.msg_bytes()), v.factor(),
+           PValue(v.p_value()).c_str(), v.launches());
+  }
+  if (guideline.empty()) printf("(none)\n");
+  printf("\nmonotony violations: a larger message is significantly faster\n");
+  printf("%-22s %10s %12s %8s %7s %8s\n", "collective", "bytes", "larger_bytes",
+         "factor", "p", "launches");
+  for (const v1::Violation& v : monotony) {
+    printf("%-22s %10lld %12lld %7.2fx %7s %8d\n", v.collective().c_str(),
+           static_cast<long long>(v.msg_bytes()),
+           static_cast<long long>(v.larger_bytes()), v.factor(),
+           PValue(v.p_value()).c_str(), v.launches());
+  }
+  if (monotony.empty()) printf("(none)\n");
+  printf("\n%zu guideline violations of %zu guidelines, %zu monotony "
+         "violations\n",
+         guideline.size(), guidelines.size(), monotony.size());
+  return 0;
+}
+
+}  // namespace colltune::cli

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# `colltune campaign` and `colltune evaluate` for real: the driver runs
+# colltune-bench under mpirun several times, the launches reach the daemon,
+# an interrupted campaign resumes without measuring again what is stored, and
+# the evaluation reports its summary.
+#
+# Args: colltuned colltune colltune-bench
+source tests/lib/testlib.sh
+COLLTUNED=$(abspath "$1")
+COLLTUNE_CLI=$(abspath "$2")
+BENCH=$(abspath "$3")
+SOCK="$T_TMP/d.sock"
+SERVER="unix:$SOCK"
+CT=("$COLLTUNE_CLI" --server "$SERVER")
+DRIVE=(--np 2 --mpirun "mpirun.openmpi" --bench "$BENCH")
+
+if ! start_daemon "$COLLTUNED" "$T_TMP/c.db" "$SOCK"; then
+  fail "colltuned starts" "$(cat "$T_TMP/daemon.log")"
+  finish; exit 1
+fi
+
+# Stored points of one campaign label, from the profile summaries.
+stored_points() {
+  "${CT[@]}" profiles --cluster "$1" --json |
+    python3 -c 'import json,sys; print(sum(p["measurements"] for p in json.load(sys.stdin)))'
+}
+# Algorithms of the listed collectives, default included.
+algorithms_of() {
+  "$COLLTUNE_CLI" algorithms | awk -v list=",$1," 'index(list, "," $1 ",") > 0' | wc -l
+}
+
+# 1. Three launches, two collectives, three sizes.
+out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 3 --name small \
+      --cluster small --log-dir "$T_TMP" -- --collectives allreduce,scatter \
+      --sizes 8,1K,64K --quiet </dev/null 2>&1)
+rc=$?
+expected=$(( 3 * 3 * $(algorithms_of allreduce,scatter) ))
+if [ $rc -eq 0 ] && grep -q "campaign 'small': 3 launches on 2 processes" <<<"$out"; then
+  pass "colltune campaign runs its launches"
+else
+  fail "colltune campaign runs its launches" "rc=$rc"$'\n'"$out"
+fi
+check "every launch's points reach the daemon" test "$(stored_points small)" -eq "$expected"
+check "each launch gets its own index" grep -q -- "--launch 2 " <<<"$out"
+check "each launch's medians are kept with --log-dir" \
+  grep -q "^allreduce " "$T_TMP/small-launch-1.txt"
+out=$("${CT[@]}" profiles --cluster small --json)
+check "the profile counts three launches" python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])
+assert len(p) == 1 and p[0]["launches"] == 3 and p[0]["campaigns"] == 1, p' "$out"
+
+# 2. Interrupted: killed once the first collective is stored, then resumed
+# with the same command. The second run skips what the first stored and the
+# profile ends complete, with no point stored twice.
+colls=allgather,allreduce,alltoall,bcast,gather,scatter
+sizes=8,1K,16K,64K,256K
+setsid timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --name resumed \
+  --cluster resumed -- --collectives $colls --sizes $sizes --nrep 150 \
+  </dev/null >"$T_TMP/first.txt" 2>&1 &
+driver=$!
+stored=0
+for _ in $(seq 1 600); do
+  stored=$(stored_points resumed)
+  [ "$stored" -gt 0 ] && break
+  kill -0 $driver 2>/dev/null || break
+  sleep 0.05
+done
+kill -TERM -- -$driver 2>/dev/null
+wait $driver 2>/dev/null
+stored=$(stored_points resumed)
+full=$(( 5 * $(algorithms_of $colls) ))
+if [ "$stored" -gt 0 ] && [ "$stored" -lt "$full" ]; then
+  pass "an interrupted launch leaves part of its points stored"
+else
+  fail "an interrupted launch leaves part of its points stored" \
+    "stored $stored of $full"$'\n'"$(cat "$T_TMP/first.txt")"
+fi
+out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --name resumed \
+      --cluster resumed -- --collectives $colls --sizes $sizes --nrep 150 --quiet \
+      </dev/null 2>&1)
+check "the same command resumes the campaign" grep -q "$stored already stored were skipped" <<<"$out"
+check "the resumed campaign ends complete, nothing stored twice" \
+  test "$(stored_points resumed)" -eq "$full"
+
+# 3. The driver's errors: no daemon, a launcher that does not exist, a
+# failing launch (with the resume hint).
+expect_fail() {  # NAME PATTERN CMD...
+  local name=$1 pattern=$2 out rc
+  shift 2
+  out=$("$@" </dev/null 2>&1); rc=$?
+  if [ $rc -ne 0 ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
+  else fail "$name" "rc=$rc"$'\n'"$out"; fi
+}
+expect_fail "campaign without a daemon fails before any launch" "cannot reach colltuned" \
+  "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" campaign "${DRIVE[@]}"
+expect_fail "campaign with a missing launcher says so" "cannot start no-such-mpirun" \
+  "${CT[@]}" campaign --np 2 --mpirun no-such-mpirun --bench "$BENCH" --launches 1
+expect_fail "a failing launch stops the campaign with the resume hint" \
+  "incomplete .* --name broken to resume" \
+  "${CT[@]}" campaign "${DRIVE[@]}" --name broken -- --collectives allreduse
+expect_fail "campaign needs --np" "np is required" "${CT[@]}" campaign
+expect_fail "campaign refuses zero launches" "launches" "${CT[@]}" campaign --np 2 --launches 0
+
+# 4. colltune evaluate on the small campaign's profile.
+out=$(timeout 300 "${CT[@]}" evaluate "${DRIVE[@]}" --cluster small -- \
+      --collectives allreduce,scatter --sizes 8,1K,64K --nrep 20 </dev/null 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^evaluate: 6 points, 2 processes" <<<"$out" &&
+   grep -q "^evaluate: violations established by the campaign" <<<"$out" &&
+   grep -q "^evaluate: speedup over default, geometric mean" <<<"$out"; then
+  pass "colltune evaluate runs the evaluation and prints its summary"
+else
+  fail "colltune evaluate runs the evaluation and prints its summary" "rc=$rc"$'\n'"$out"
+fi
+finish
