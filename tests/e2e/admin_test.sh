@@ -5,12 +5,14 @@
 # guards the changes.
 #
 # Args: colltuned colltune seed_profile collective_mix libcolltune.so
+#       colltune-replay
 source tests/lib/testlib.sh
 COLLTUNED=$(abspath "$1")
 COLLTUNE_CLI=$(abspath "$2")
 SEED=$(abspath "$3")
 APP=$(abspath "$4")
 SHIM=$(abspath "$5")
+REPLAY=$(abspath "$6")
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 TOKEN="$T_TMP/admin.token"
@@ -136,6 +138,17 @@ check "the retune after the unpin decides from the evidence again" \
 expect "unpin of a pin that is gone" 1 "has no pin $PIN" \
   "${ADMIN[@]}" unpin --profile "$PROFILE" --pin "$PIN"
 check "a job after the unpin runs default" bash -c '! grep -q "runs allreduce_as" <<<"$1"' _ "$(job)"
+
+# Offline recomputation from the raw samples, read-only.
+expect "replay with the daemon's settings decides what is in force" 0 \
+  "against the table in force \(version [0-9]+\): the same decisions" \
+  "$REPLAY" --db "$T_TMP/a.db" --profile "$PROFILE"
+expect "replay with a 60% margin drops the 2x winners" 0 \
+  "allreduce 8192-inf: allreduce_as_reduce_bcast -> default; gather 0-8191: gather_as_gatherv -> default" \
+  "$REPLAY" --db "$T_TMP/a.db" --profile "$PROFILE" --margin 0.6
+expect "replay on a missing database" 2 "does not exist" \
+  "$REPLAY" --db "$T_TMP/none.db" --profile 1
+expect "replay of a missing profile" 1 "no profile 9" "$REPLAY" --db "$T_TMP/a.db" --profile 9
 
 # A daemon started without a token refuses every change.
 stop_daemon

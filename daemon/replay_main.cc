@@ -1,0 +1,150 @@
+// colltune-replay: recomputes a profile's decisions from the raw samples in
+// a colltuned database, with other statistics, levels, margins, or fewer
+// repetitions than were measured, and prints the table that would result
+// next to the one in force. Read-only: nothing is written.
+//
+//   colltune-replay --db /var/lib/colltune/colltune.db --profile 3 \
+//       --statistic mean --alpha 0.01 --max-reps 100
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "common/limits.h"
+#include "common/stats.h"
+#include "common/table.h"
+#include "daemon/engine.h"
+#include "db/store.h"
+
+namespace {
+
+using namespace colltune;
+
+double Statistic(const std::string& name, std::vector<double> v) {
+  const Summary s = Summarize(v);
+  if (name == "mean") return s.mean;
+  if (name == "min") return s.min;
+  return s.median;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"colltune-replay: recompute a profile's decisions from its raw "
+               "samples (read-only)"};
+  std::string db_path, statistic = "median", format = "text";
+  int64_t profile = 0;
+  int max_reps = 0;
+  daemon::EngineOptions options;
+  app.add_option("--db", db_path, "colltuned's SQLite database")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("--profile", profile, "Profile id (colltune profiles)")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--statistic", statistic,
+                 "Per-launch statistic the rank test compares")
+      ->check(CLI::IsMember({"median", "mean", "min"}))
+      ->capture_default_str();
+  app.add_option("--max-reps", max_reps,
+                 "Use only each point's first N repetitions per launch (0: all)")
+      ->check(CLI::Range(0, 1 << 30))
+      ->capture_default_str();
+  app.add_option("--alpha", options.alpha, "Significance level")
+      ->check(CLI::Range(0.0001, 0.5))
+      ->capture_default_str();
+  app.add_option("--margin", options.margin, "Margin of 'faster'")
+      ->check(CLI::Range(0.0, 0.99))
+      ->capture_default_str();
+  app.add_option("--format", format, "text (with the changes) or shim (table file)")
+      ->check(CLI::IsMember({"text", "shim"}))
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;  // usage errors: 2, as every colltune command
+  }
+
+  auto store = db::Store::Open(db_path);
+  if (!store.ok()) {
+    std::cerr << "colltune-replay: " << store.status().message() << "\n";
+    return 1;
+  }
+  db::Store& s = **store;
+  auto found = s.GetProfile(profile);
+  if (!found.ok() || !found->has_value()) {
+    std::cerr << "colltune-replay: no profile " << profile << " in " << db_path << "\n";
+    return 1;
+  }
+  auto points = s.LaunchPoints(profile);
+  auto pins = s.Pins(profile);
+  auto current = s.CurrentTable(profile);
+  if (!points.ok() || !pins.ok() || !current.ok()) {
+    std::cerr << "colltune-replay: cannot read profile " << profile << "\n";
+    return 1;
+  }
+  std::vector<daemon::LaunchMedian> medians;
+  int64_t used = 0, stored = 0;
+  for (const db::LaunchPoint& p : *points) {
+    auto samples = s.Samples(p.campaign_id, p.launch, p.collective, p.algorithm,
+                             p.msg_bytes);
+    if (!samples.ok()) {
+      std::cerr << "colltune-replay: " << samples.status().message() << "\n";
+      return 1;
+    }
+    stored += static_cast<int64_t>(samples->size());
+    if (max_reps > 0 && samples->size() > static_cast<size_t>(max_reps)) {
+      samples->resize(max_reps);
+    }
+    used += static_cast<int64_t>(samples->size());
+    // Launches are unique per (campaign, index), as in the daemon.
+    medians.push_back({p.collective, p.algorithm, p.msg_bytes,
+                       p.campaign_id * limits::kMaxLaunches + p.launch,
+                       p.campaign_id,
+                       Statistic(statistic, *samples)});
+  }
+  std::vector<daemon::PinnedRange> pinned;
+  for (const db::PinRow& p : *pins) {
+    pinned.push_back({p.collective, static_cast<uint64_t>(p.min_bytes),
+                      p.max_bytes < 0 ? kNoUpperBound
+                                      : static_cast<uint64_t>(p.max_bytes),
+                      p.algorithm});
+  }
+  // From scratch: no incumbent, so the result shows what the evidence alone
+  // decides.
+  std::vector<daemon::Decision> decisions =
+      daemon::ComputeDecisions(medians, {}, pinned, options);
+  Table table;
+  Section section;
+  section.comm_size = static_cast<uint32_t>((*found)->key.comm_size);
+  section.profile_id = profile;
+  std::vector<Rule> rules;
+  for (const daemon::Decision& d : decisions) rules.push_back(d.rule);
+  section.rules = rules;
+  table.sections.push_back(section);
+  if (format == "shim") {
+    std::cout << FormatTable(table);
+    return 0;
+  }
+  int not_default = 0;
+  for (const Rule& r : rules) not_default += r.algorithm != Algorithm::kDefault;
+  printf("profile %lld: %zu points, %lld of %lld repetitions used, per-launch "
+         "%s, alpha %g, margin %g\n",
+         static_cast<long long>(profile), points->size(),
+         static_cast<long long>(used), static_cast<long long>(stored),
+         statistic.c_str(), options.alpha, options.margin);
+  std::cout << FormatTable(table);
+  printf("%d ranges not default\n", not_default);
+  const std::vector<Rule> in_force =
+      current->has_value() ? (*current)->Rules() : std::vector<Rule>();
+  const std::string changes = daemon::DescribeChanges(in_force, rules);
+  printf("against the table in force (version %lld): %s\n",
+         current->has_value() ? static_cast<long long>((*current)->version) : 0LL,
+         changes.empty() ? "the same decisions" : changes.c_str());
+  return 0;
+}
