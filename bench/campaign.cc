@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <set>
@@ -133,6 +134,11 @@ int RunCampaign(const Options& o, Bench& b) {
   base.set_launch(o.launch);
   base.set_host(Hostname());
 
+  // Fault injection for tests: abort the job (as a crash or a time limit
+  // would) after this many collectives were uploaded.
+  int abort_after = 0;
+  if (const char* v = getenv("COLLTUNE_BENCH_ABORT_AFTER")) abort_after = atoi(v);
+  int collectives_uploaded = 0;
   std::vector<Row> rows;
   int exit_code = 0;
   bool upload_failed = false;
@@ -225,6 +231,11 @@ int RunCampaign(const Options& o, Bench& b) {
         exit_code = 1;
       } else {
         uploaded += static_cast<long long>(pending.size());
+        if (abort_after > 0 && ++collectives_uploaded >= abort_after) {
+          fprintf(stderr, "colltune-bench: aborting after %d collectives "
+                          "(COLLTUNE_BENCH_ABORT_AFTER)\n", collectives_uploaded);
+          PMPI_Abort(b.comm, 3);
+        }
       }
     }
   }

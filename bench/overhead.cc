@@ -5,8 +5,8 @@
 // calls in this program, interleaved repetition by repetition in one run,
 // and prints the ratio of the medians per message size.
 //
-//   mpirun -np 2 -x LD_PRELOAD=libcolltune.so \
-//       -x COLLTUNE_FORCE=allreduce=allreduce_as_reduce_bcast \
+//   mpirun -np 2 -x LD_PRELOAD=libcolltune.so
+//       -x COLLTUNE_FORCE=allreduce=allreduce_as_reduce_bcast
 //       colltune-overhead --algorithm allreduce_as_reduce_bcast
 //
 // The hand-written versions cover the benchmark's simple case only (dense

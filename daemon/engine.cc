@@ -135,37 +135,48 @@ void AppendRanges(Collective c, const std::vector<SizeDecision>& sizes,
   }
 }
 
-// Lays a pin over the decisions of its collective: the parts of ranges it
+// Lays `top` over the decisions of its collective: the parts of ranges it
 // covers give way to it.
-void Overlay(const PinnedRange& pin, std::vector<Decision>* decisions) {
-  // A pin over a collective nothing decided yet still covers [0, inf): the
-  // sizes around it run default, explicitly.
+void Overlay(const Decision& top, std::vector<Decision>* decisions) {
+  const Rule& t = top.rule;
+  // A collective nothing decided yet still covers [0, inf): the sizes
+  // around `top` run default, explicitly.
   bool any = false;
-  for (const Decision& d : *decisions) any = any || d.rule.collective == pin.collective;
+  for (const Decision& d : *decisions) any = any || d.rule.collective == t.collective;
   if (!any) {
     Decision whole;
-    whole.rule.collective = pin.collective;
+    whole.rule.collective = t.collective;
     decisions->push_back(whole);
   }
   std::vector<Decision> out;
   for (Decision& d : *decisions) {
     const Rule& r = d.rule;
-    if (r.collective != pin.collective || r.max_bytes < pin.min_bytes ||
-        r.min_bytes > pin.max_bytes) {
+    if (r.collective != t.collective || r.max_bytes < t.min_bytes ||
+        r.min_bytes > t.max_bytes) {
       out.push_back(d);
       continue;
     }
-    if (r.min_bytes < pin.min_bytes) {
+    if (r.min_bytes < t.min_bytes) {
       Decision left = d;
-      left.rule.max_bytes = pin.min_bytes - 1;
+      left.rule.max_bytes = t.min_bytes - 1;
       out.push_back(left);
     }
-    if (r.max_bytes > pin.max_bytes) {
+    if (r.max_bytes > t.max_bytes) {
       Decision right = d;
-      right.rule.min_bytes = pin.max_bytes + 1;
+      right.rule.min_bytes = t.max_bytes + 1;
       out.push_back(right);
     }
   }
+  out.push_back(top);
+  std::sort(out.begin(), out.end(), [](const Decision& a, const Decision& b) {
+    return IndexOf(a.rule.collective) != IndexOf(b.rule.collective)
+               ? IndexOf(a.rule.collective) < IndexOf(b.rule.collective)
+               : a.rule.min_bytes < b.rule.min_bytes;
+  });
+  *decisions = std::move(out);
+}
+
+void Overlay(const PinnedRange& pin, std::vector<Decision>* decisions) {
   Decision p;
   p.rule.collective = pin.collective;
   p.rule.min_bytes = pin.min_bytes;
@@ -173,13 +184,134 @@ void Overlay(const PinnedRange& pin, std::vector<Decision>* decisions) {
   p.rule.algorithm = pin.algorithm;
   p.rule.speedup = 0;  // not measured
   p.evidence.pinned = true;
-  out.push_back(p);
-  std::sort(out.begin(), out.end(), [](const Decision& a, const Decision& b) {
-    return IndexOf(a.rule.collective) != IndexOf(b.rule.collective)
-               ? IndexOf(a.rule.collective) < IndexOf(b.rule.collective)
-               : a.rule.min_bytes < b.rule.min_bytes;
-  });
+  p.evidence.source = Source::kPin;
+  Overlay(p, decisions);
+}
+
+// Neighbours with the same algorithm and source become one range (overlays
+// split ranges; equal pieces must not look like changes).
+void Merge(std::vector<Decision>* decisions) {
+  std::vector<Decision> out;
+  for (Decision& d : *decisions) {
+    if (!out.empty()) {
+      Decision& last = out.back();
+      if (last.rule.collective == d.rule.collective &&
+          last.rule.algorithm == d.rule.algorithm &&
+          last.evidence.source == d.evidence.source &&
+          last.evidence.pinned == d.evidence.pinned &&
+          last.rule.max_bytes != kNoUpperBound &&
+          last.rule.max_bytes + 1 == d.rule.min_bytes) {
+        last.rule.max_bytes = d.rule.max_bytes;
+        last.evidence.p_value = std::max(last.evidence.p_value, d.evidence.p_value);
+        last.evidence.launches_default =
+            std::min(last.evidence.launches_default, d.evidence.launches_default);
+        last.evidence.launches_algorithm =
+            std::min(last.evidence.launches_algorithm, d.evidence.launches_algorithm);
+        std::set<int64_t> c(last.evidence.campaigns.begin(),
+                            last.evidence.campaigns.end());
+        c.insert(d.evidence.campaigns.begin(), d.evidence.campaigns.end());
+        last.evidence.campaigns.assign(c.begin(), c.end());
+        continue;
+      }
+    }
+    out.push_back(d);
+  }
   *decisions = std::move(out);
+}
+
+// The algorithm `decisions` give `bytes` of collective `c`.
+Algorithm DecidedAt(const std::vector<Decision>& decisions, Collective c,
+                    uint64_t bytes) {
+  for (const Decision& d : decisions) {
+    if (d.rule.collective == c && d.rule.min_bytes <= bytes &&
+        bytes <= d.rule.max_bytes) {
+      return d.rule.algorithm;
+    }
+  }
+  return Algorithm::kDefault;
+}
+
+// True if every decided range meeting [lo, hi] of `c` says `a`.
+bool DecidedThroughout(const std::vector<Decision>& decisions, Collective c,
+                       uint64_t lo, uint64_t hi, Algorithm a) {
+  bool covered = false;
+  for (const Decision& d : decisions) {
+    if (d.rule.collective != c || d.rule.max_bytes < lo || d.rule.min_bytes > hi) {
+      continue;
+    }
+    covered = true;
+    if (d.rule.algorithm != a) return false;
+  }
+  return covered || a == Algorithm::kDefault;
+}
+
+// The online decisions, one per size bucket where the current choice has
+// enough jobs (see engine.h), laid over the campaign's.
+void ApplyOnline(const std::vector<JobMedian>& online,
+                 const std::vector<Rule>& current, const EngineOptions& o,
+                 std::vector<Decision>* decisions) {
+  // (collective, bucket min) -> algorithm -> job -> median
+  std::map<std::pair<int, uint64_t>, std::map<int, std::map<int64_t, double>>> by;
+  std::map<std::pair<int, uint64_t>, uint64_t> bucket_max;
+  for (const JobMedian& m : online) {
+    if (InfoOf(m.collective).irregular && m.min_bytes != 0) continue;
+    by[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)][m.job] =
+        m.median_seconds;
+    bucket_max[{IndexOf(m.collective), m.min_bytes}] = m.max_bytes;
+  }
+  for (const auto& [cell, algorithms] : by) {
+    const Collective c = static_cast<Collective>(cell.first);
+    const uint64_t lo = cell.second, hi = bucket_max[cell];
+    // The choice jobs ran in this bucket: the current table's, at the
+    // bucket's geometric middle (the campaign's when there is no table).
+    const uint64_t mid = lo == 0 ? 0
+                                 : static_cast<uint64_t>(std::sqrt(
+                                       static_cast<double>(lo) * static_cast<double>(hi)));
+    const Algorithm incumbent =
+        current.empty() ? DecidedAt(*decisions, c, mid)
+                        : CurrentChoice(current, c, static_cast<int64_t>(mid));
+    std::map<int, std::vector<double>> medians;
+    for (const auto& [a, jobs] : algorithms) {
+      if (static_cast<int>(jobs.size()) < o.min_jobs) continue;
+      for (const auto& [job, median] : jobs) medians[a].push_back(median);
+    }
+    auto inc = medians.find(IndexOf(incumbent));
+    if (inc == medians.end()) continue;  // the campaign decides this bucket
+    int best = inc->first;
+    for (const auto& [a, m] : medians) {
+      if (Median(m) < Median(medians[best])) best = a;
+    }
+    Decision d;
+    d.rule.collective = c;
+    d.rule.min_bytes = lo;
+    d.rule.max_bytes = hi;
+    d.rule.algorithm = incumbent;
+    d.evidence.source = Source::kOnline;
+    double p = 1;
+    if (best != inc->first &&
+        SignificantlyFaster(medians[best], inc->second, o.alpha, o.margin, &p)) {
+      d.rule.algorithm = static_cast<Algorithm>(best);
+      d.evidence.p_value = p;
+    } else if (incumbent != Algorithm::kDefault &&
+               medians.count(IndexOf(Algorithm::kDefault))) {
+      // The incumbent stays; its evidence is its test against default.
+      SignificantlyFaster(inc->second, medians[IndexOf(Algorithm::kDefault)],
+                          o.alpha, 0, &p);
+      d.evidence.p_value = p;
+    }
+    const int chosen = IndexOf(d.rule.algorithm);
+    auto def = medians.find(IndexOf(Algorithm::kDefault));
+    d.evidence.launches_algorithm = static_cast<int>(medians[chosen].size());
+    if (def != medians.end()) {
+      d.evidence.launches_default = static_cast<int>(def->second.size());
+      const double t = Median(medians[chosen]);
+      if (t > 0) d.rule.speedup = Median(def->second) / t;
+    }
+    if (DecidedThroughout(*decisions, c, lo, hi, d.rule.algorithm)) {
+      continue;  // online evidence agrees with the campaign's ranges here
+    }
+    Overlay(d, decisions);
+  }
 }
 
 std::string Range(const Rule& r) {
@@ -191,7 +323,20 @@ std::string Range(const Rule& r) {
 
 }  // namespace
 
+std::string_view SourceName(Source s) {
+  switch (s) {
+    case Source::kOnline:
+      return "online";
+    case Source::kPin:
+      return "pin";
+    case Source::kCampaign:
+      break;
+  }
+  return "campaign";
+}
+
 std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
+                                       const std::vector<JobMedian>& online,
                                        const std::vector<Rule>& current,
                                        const std::vector<PinnedRange>& pins,
                                        const EngineOptions& options) {
@@ -205,6 +350,7 @@ std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
     }
     AppendRanges(coll, decided, &decisions);
   }
+  ApplyOnline(online, current, options, &decisions);
   ApplyPins(pins, &decisions);
   return decisions;
 }
@@ -212,8 +358,12 @@ std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
 void ApplyPins(const std::vector<PinnedRange>& pins,
                std::vector<Decision>* decisions) {
   // A range pinned once and no longer is an ordinary decision again.
-  for (Decision& d : *decisions) d.evidence.pinned = false;
+  for (Decision& d : *decisions) {
+    if (d.evidence.pinned) d.evidence.source = Source::kCampaign;
+    d.evidence.pinned = false;
+  }
   for (const PinnedRange& pin : pins) Overlay(pin, decisions);
+  Merge(decisions);
 }
 
 bool SameDecisions(const std::vector<Rule>& a, const std::vector<Rule>& b) {

@@ -15,7 +15,16 @@
 // Decided sizes then cover the whole size axis: each owns the sizes nearest
 // to it on a log scale (boundaries at geometric midpoints), the first range
 // starts at 0, the last has no upper bound, and neighbours with the same
-// algorithm merge. Finally administrators' pins override their ranges.
+// algorithm merge.
+//
+// Online evidence (job reports) comes per size bucket, as each job's median
+// latency per algorithm. Its weight is explicit: in a bucket where the
+// table's current choice has reports from at least `min_jobs` distinct jobs,
+// online evidence decides the bucket, by the same test and margin against
+// the current choice (so the incumbent stays unless beaten, and a challenger
+// needs `min_jobs` jobs of its own); elsewhere campaign evidence decides.
+// One job is one sample, whatever it reports, so no single job moves a
+// decision. Finally administrators' pins override their ranges.
 //
 // Irregular collectives (gatherv, scatterv) are keyed by communicator size
 // only, so they get no size ranges from here.
@@ -24,6 +33,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/catalog.h"
@@ -34,6 +44,7 @@ namespace colltune::daemon {
 struct EngineOptions {
   double margin = 0.10;
   double alpha = 0.05;  // significance level of the rank tests
+  int min_jobs = 3;     // online: distinct jobs per side before it counts
 };
 
 // The median latency of one point in one launch.
@@ -46,13 +57,26 @@ struct LaunchMedian {
   double median_seconds = 0;
 };
 
-// Why a range has its algorithm.
+// One job's median latency for one (collective, size bucket, algorithm).
+struct JobMedian {
+  Collective collective = Collective::kAllgather;
+  Algorithm algorithm = Algorithm::kDefault;
+  uint64_t min_bytes = 0, max_bytes = 0;  // the bucket
+  int64_t job = 0;                        // distinct per job
+  double median_seconds = 0;
+};
+
+enum class Source { kCampaign, kOnline, kPin };
+std::string_view SourceName(Source s);  // "campaign", "online", "pin"
+
+// Why a range has its algorithm. For online ranges, launches count jobs.
 struct Evidence {
   double p_value = 1;          // largest over the range's sizes
   int launches_default = 0;    // fewest over the range's sizes
   int launches_algorithm = 0;
   std::vector<int64_t> campaigns;  // sorted, unique
   bool pinned = false;
+  Source source = Source::kCampaign;
 };
 
 struct Decision {
@@ -72,9 +96,16 @@ struct PinnedRange {
 // collective with a decided size or a pin; `default` ranges included.
 // `current` is the profile's current table (for hysteresis), maybe empty.
 std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
+                                       const std::vector<JobMedian>& online,
                                        const std::vector<Rule>& current,
                                        const std::vector<PinnedRange>& pins,
                                        const EngineOptions& options);
+// Campaign evidence only.
+inline std::vector<Decision> ComputeDecisions(
+    const std::vector<LaunchMedian>& points, const std::vector<Rule>& current,
+    const std::vector<PinnedRange>& pins, const EngineOptions& options) {
+  return ComputeDecisions(points, {}, current, pins, options);
+}
 
 // Lays `pins` over `decisions` (sorted as ComputeDecisions returns them), in
 // order, so a later pin wins where pins overlap; the parts of ranges a pin

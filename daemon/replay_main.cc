@@ -3,7 +3,7 @@
 // repetitions than were measured, and prints the table that would result
 // next to the one in force. Read-only: nothing is written.
 //
-//   colltune-replay --db /var/lib/colltune/colltune.db --profile 3 \
+//   colltune-replay --db /var/lib/colltune/colltune.db --profile 3
 //       --statistic mean --alpha 0.01 --max-reps 100
 #include <sys/stat.h>
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "common/histogram.h"
 #include "common/limits.h"
 #include "common/stats.h"
 #include "daemon/matching.h"
@@ -43,6 +44,7 @@ void ToProto(const db::StoredRule& s, v1::Rule* out) {
     start = end + 1;
   }
   out->set_pinned(s.pinned);
+  out->set_source(s.source);
 }
 
 void ToProto(const db::Profile& p, const db::TableVersion* table,
@@ -157,6 +159,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
     s.launches_default = d.evidence.launches_default;
     s.launches_algorithm = d.evidence.launches_algorithm;
     s.pinned = d.evidence.pinned;
+    s.source = std::string(SourceName(d.evidence.source));
     for (int64_t c : d.evidence.campaigns) {
       if (!s.campaigns.empty()) s.campaigns += ",";
       s.campaigns += label[c];
@@ -194,11 +197,20 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
   if (!current.ok()) return current.status();
   absl::StatusOr<std::vector<PinnedRange>> pins = PinsOf(profile_id);
   if (!pins.ok()) return pins.status();
+  absl::StatusOr<std::vector<db::OnlinePoint>> online = store_->OnlinePoints(
+      profile_id, options_.online_window, options_.min_job_samples);
+  if (!online.ok()) return online.status();
+  std::vector<JobMedian> jobs;
+  for (const db::OnlinePoint& o : *online) {
+    jobs.push_back({o.collective, o.algorithm, static_cast<uint64_t>(o.min_bytes),
+                    static_cast<uint64_t>(o.max_bytes), o.report_id,
+                    o.median_seconds});
+  }
   const std::vector<Rule> before =
       current->has_value() ? (*current)->Rules() : std::vector<Rule>();
-  return StoreIfChanged(profile_id, *current,
-                        ComputeDecisions(*medians, before, *pins, options_.engine),
-                        reason);
+  return StoreIfChanged(
+      profile_id, *current,
+      ComputeDecisions(*medians, jobs, before, *pins, options_.engine), reason);
 }
 
 absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
@@ -268,27 +280,66 @@ absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
     const v1::ReportJobRequest& r) {
   if (absl::Status s = ValidateReport(r); !s.ok()) return s;
   const db::ProfileKey key = KeyOf(r.context());
-  std::vector<db::JobTimingInput> timings;
-  for (const v1::JobTiming& t : r.timings()) {
-    db::JobTimingInput in;
-    in.collective = *ParseCollective(t.collective());
-    in.algorithm = *ParseAlgorithm(t.algorithm());
-    in.min_bytes = t.min_bytes();
-    in.max_bytes = t.max_bytes();
-    in.calls = t.calls();
-    in.timed_calls = t.timed_calls();
-    in.total_seconds = t.total_seconds();
-    timings.push_back(in);
-  }
   v1::ReportJobResponse response;
   std::lock_guard<std::mutex> lock(mu_);
   absl::Status s = store_->InTransaction([&]() -> absl::Status {
-    absl::StatusOr<int64_t> profile = store_->UpsertProfile(key);
-    if (!profile.ok()) return profile.status();
-    absl::StatusOr<int64_t> id =
-        store_->AddJobReport(*profile, r.job_id(), r.table_version(), timings);
-    if (!id.ok()) return id.status();
-    response.set_report_id(*id);
+    absl::StatusOr<int64_t> own = store_->UpsertProfile(key);
+    if (!own.ok()) return own.status();
+    db::JobReportInput report;
+    report.profile_id = *own;
+    report.job_id = r.job_id();
+    report.table_version = r.table_version();
+    report.source = r.source().empty() ? "online" : r.source();
+    report.final = r.final();
+    report.ranks = std::max(1, r.ranks());
+    std::set<int64_t> targets;
+    for (const v1::JobTiming& t : r.timings()) {
+      db::JobTimingInput in;
+      in.collective = *ParseCollective(t.collective());
+      in.algorithm = *ParseAlgorithm(t.algorithm());
+      in.min_bytes = t.min_bytes();
+      in.max_bytes = t.max_bytes();
+      in.calls = t.calls();
+      in.timed_calls = t.timed_calls();
+      in.total_seconds = t.total_seconds();
+      in.comm_size = t.comm_size();
+      in.explored_calls = t.explored_calls();
+      in.first_bin = t.first_bin();
+      in.bins.assign(t.bins().begin(), t.bins().end());
+      in.median_seconds =
+          histogram::Quantile(in.bins.data(), static_cast<int>(in.bins.size()),
+                              in.first_bin, 0.5) * 1e-9;
+      // The evidence belongs to the profile of exactly these communicators:
+      // the section's profile if it has their size (same cluster and
+      // library), else the job's own profile if they span the job.
+      if (t.profile_id() > 0) {
+        absl::StatusOr<std::optional<db::Profile>> p = store_->GetProfile(t.profile_id());
+        if (!p.ok()) return p.status();
+        if (p->has_value() && (*p)->key.comm_size == t.comm_size() &&
+            (*p)->key.cluster == key.cluster && (*p)->key.library == key.library &&
+            (*p)->key.library_version == key.library_version) {
+          in.profile_id = (*p)->id;
+        }
+      }
+      if (in.profile_id == 0 && t.comm_size() == key.comm_size) in.profile_id = *own;
+      if (in.profile_id > 0) {
+        targets.insert(in.profile_id);
+        response.set_timings_stored(response.timings_stored() + 1);
+      } else {
+        response.set_timings_unattributed(response.timings_unattributed() + 1);
+      }
+      report.timings.push_back(std::move(in));
+    }
+    absl::StatusOr<std::pair<int64_t, bool>> stored = store_->PutJobReport(report);
+    if (!stored.ok()) return stored.status();
+    response.set_report_id(stored->first);
+    response.set_replaced(stored->second);
+    for (int64_t target : targets) {
+      absl::StatusOr<std::pair<int64_t, bool>> tuned =
+          Retune(target, "online: job '" + r.job_id() + "'");
+      if (!tuned.ok()) return tuned.status();
+      if (tuned->second) response.add_retuned_profiles(target);
+    }
     return absl::OkStatus();
   });
   if (!s.ok()) return s;
@@ -375,6 +426,33 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
   absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(r.id());
   if (!t.ok()) return t.status();
   ToProto(**p, t->has_value() ? &**t : nullptr, response.mutable_table());
+
+  absl::StatusOr<std::vector<db::OnlinePoint>> online = store_->OnlinePoints(
+      r.id(), options_.online_window, options_.min_job_samples);
+  if (!online.ok()) return online.status();
+  // (collective, bucket, algorithm) -> its jobs
+  std::map<std::tuple<int, int64_t, int>, std::vector<const db::OnlinePoint*>> cells;
+  for (const db::OnlinePoint& o : *online) {
+    cells[{IndexOf(o.collective), o.min_bytes, IndexOf(o.algorithm)}].push_back(&o);
+  }
+  for (const auto& [cell, jobs] : cells) {
+    v1::OnlineSummary* out = response.add_online();
+    out->set_collective(std::string(InfoOf(jobs[0]->collective).name));
+    out->set_algorithm(std::string(InfoOf(jobs[0]->algorithm).name));
+    out->set_min_bytes(jobs[0]->min_bytes);
+    out->set_max_bytes(jobs[0]->max_bytes);
+    out->set_jobs(static_cast<int>(jobs.size()));
+    std::vector<double> medians;
+    int64_t timed = 0, explored = 0;
+    for (const db::OnlinePoint* j : jobs) {
+      medians.push_back(j->median_seconds);
+      timed += j->timed_calls;
+      explored += j->explored_calls;
+    }
+    out->set_timed_calls(timed);
+    out->set_explored_calls(explored);
+    out->set_median_seconds(Median(medians));
+  }
   return response;
 }
 
@@ -507,6 +585,10 @@ absl::StatusOr<v1::RollbackTableResponse> Tuner::RollbackTable(
       d.evidence.p_value = stored.p_value;
       d.evidence.launches_default = stored.launches_default;
       d.evidence.launches_algorithm = stored.launches_algorithm;
+      d.evidence.pinned = stored.pinned;
+      d.evidence.source = stored.source == "online" ? Source::kOnline
+                          : stored.pinned           ? Source::kPin
+                                                    : Source::kCampaign;
       size_t start = 0;
       while (start < stored.campaigns.size()) {
         size_t end = stored.campaigns.find(',', start);

@@ -20,6 +20,11 @@ namespace colltune::daemon {
 struct TunerOptions {
   std::string cluster = "default";  // for requests that name none
   EngineOptions engine;
+  // Online evidence: the newest jobs kept per (collective, size bucket,
+  // algorithm), and the timed calls a job needs in a cell to count there
+  // (fewer make a median that one outlier moves).
+  int online_window = 30;
+  int64_t min_job_samples = 5;
 };
 
 class Tuner {

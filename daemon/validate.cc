@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "common/catalog.h"
+#include "common/histogram.h"
 #include "common/limits.h"
 
 namespace colltune::daemon {
@@ -148,9 +149,65 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
   return absl::OkStatus();
 }
 
+// The online part of a job timing: a size bucket, a histogram whose counts
+// and bounds agree with the call counts and the total time.
+static absl::Status CheckOnlineTiming(const std::string& where,
+                                      const v1::JobTiming& t) {
+  namespace h = histogram;
+  if (t.comm_size() < 1 || t.comm_size() > lim::kMaxCommSize) {
+    return Invalid(where + ".comm_size must be in 1.." +
+                   std::to_string(lim::kMaxCommSize));
+  }
+  if (t.profile_id() < 0) return Invalid(where + ".profile_id is negative");
+  const int bucket = h::BucketOf(static_cast<uint64_t>(t.min_bytes()));
+  if (static_cast<uint64_t>(t.min_bytes()) != h::BucketMin(bucket) ||
+      static_cast<uint64_t>(t.max_bytes()) != h::BucketMax(bucket)) {
+    return Invalid(where + " is no size bucket: [" + std::to_string(t.min_bytes()) +
+                   ", " + std::to_string(t.max_bytes()) +
+                   "] (buckets are [0, 0] and [2^(b-1), 2^b - 1])");
+  }
+  if (t.bins_size() < 1 || t.first_bin() < 0 ||
+      t.first_bin() + t.bins_size() > h::kNumBins) {
+    return Invalid(where + " has a histogram outside bins 0.." +
+                   std::to_string(h::kNumBins - 1));
+  }
+  uint64_t counted = 0;
+  double low = 0, high = 0;  // bounds of the total time, in ns
+  for (int b = 0; b < t.bins_size(); ++b) {
+    const uint64_t n = t.bins(b);
+    if (n > static_cast<uint64_t>(lim::kMaxCalls) ||
+        counted > static_cast<uint64_t>(lim::kMaxCalls)) {
+      return Invalid(where + ".bins[" + std::to_string(b) + "] is too large");
+    }
+    counted += n;
+    low += static_cast<double>(n) * h::BinLow(t.first_bin() + b);
+    high += static_cast<double>(n) * h::BinLow(t.first_bin() + b + 1);
+  }
+  if (counted != static_cast<uint64_t>(t.timed_calls())) {
+    return Invalid(where + ": the histogram counts " + std::to_string(counted) +
+                   " calls, timed_calls says " + std::to_string(t.timed_calls()));
+  }
+  const double total_ns = t.total_seconds() * 1e9;
+  if (total_ns < low * (1 - 1e-9) - 1 || total_ns > high * (1 + 1e-9) + 1) {
+    return Invalid(where + ".total_seconds disagrees with the histogram");
+  }
+  if (t.explored_calls() < 0 || t.explored_calls() > t.timed_calls()) {
+    return Invalid(where + ".explored_calls must be in 0..timed_calls");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateReport(const v1::ReportJobRequest& request) {
   if (!request.has_context()) return Invalid("context is required");
+  if (!request.source().empty() && request.source() != "online" &&
+      request.source() != "campaign") {
+    return Invalid("source must be online or campaign");
+  }
   if (absl::Status s = CheckContext(request.context(), true); !s.ok()) return s;
+  if (request.ranks() < 0 || request.ranks() > request.context().comm_size()) {
+    return Invalid("ranks must be in 1..comm_size");
+  }
+  std::set<std::string> cells;
   if (absl::Status s = CheckName("job_id", request.job_id(), true); !s.ok())
     return s;
   if (request.table_version() < 0) {
@@ -180,6 +237,14 @@ absl::Status ValidateReport(const v1::ReportJobRequest& request) {
     if (!std::isfinite(s) || s < 0 || s > lim::kMaxReportSeconds) {
       return Invalid(where + ".total_seconds is not a time in [0, " +
                      std::to_string(lim::kMaxReportSeconds) + "]");
+    }
+    if (absl::Status e = CheckOnlineTiming(where, t); !e.ok()) return e;
+    const std::string cell = std::to_string(t.comm_size()) + "/" +
+                             std::to_string(t.profile_id()) + "/" + t.collective() +
+                             "/" + t.algorithm() + "/" + std::to_string(t.min_bytes());
+    if (!cells.insert(cell).second) {
+      return Invalid(where + " repeats an earlier entry's communicator size, "
+                             "profile, collective, algorithm and size bucket");
     }
   }
   return absl::OkStatus();

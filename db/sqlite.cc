@@ -40,6 +40,11 @@ Statement& Statement::BindBlob(int index, const void* data, size_t size) {
   return *this;
 }
 
+Statement& Statement::BindNull(int index) {
+  sqlite3_bind_null(stmt_, index);
+  return *this;
+}
+
 absl::StatusOr<bool> Statement::Step() {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;

@@ -30,6 +30,7 @@ class Statement {
   Statement& Bind(int index, double value);
   Statement& Bind(int index, std::string_view text);
   Statement& BindBlob(int index, const void* data, size_t size);
+  Statement& BindNull(int index);
 
   // Advances to the next row: true if there is one, false when done.
   absl::StatusOr<bool> Step();

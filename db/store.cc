@@ -256,8 +256,8 @@ absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
     absl::StatusOr<Statement> ins = db_->Prepare(
         "INSERT INTO decision_rules (table_id, collective, min_bytes, "
         "max_bytes, algorithm, speedup, p_value, launches_default, "
-        "launches_algorithm, campaigns, pinned) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "launches_algorithm, campaigns, pinned, source) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!ins.ok()) return ins.status();
     absl::Status e =
         ins->Bind(1, table_id)
@@ -273,6 +273,7 @@ absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
             .Bind(9, int64_t{s.launches_algorithm})
             .Bind(10, s.campaigns)
             .Bind(11, int64_t{s.pinned ? 1 : 0})
+            .Bind(12, s.source)
             .Run();
     if (!e.ok()) return e;
   }
@@ -286,7 +287,8 @@ absl::Status Store::RefreshEvidence(int64_t profile_id, int64_t version,
     absl::StatusOr<Statement> up = db_->Prepare(
         "UPDATE decision_rules SET speedup = ?, p_value = ?, "
         "launches_default = ?, launches_algorithm = ?, campaigns = ?, "
-        "pinned = ? WHERE table_id = (SELECT id FROM decision_tables WHERE "
+        "pinned = ?, source = ? WHERE table_id = (SELECT id FROM "
+        "decision_tables WHERE "
         "profile_id = ? AND version = ?) AND collective = ? AND min_bytes = ?");
     if (!up.ok()) return up.status();
     absl::Status e = up->Bind(1, s.rule.speedup)
@@ -295,10 +297,11 @@ absl::Status Store::RefreshEvidence(int64_t profile_id, int64_t version,
                          .Bind(4, int64_t{s.launches_algorithm})
                          .Bind(5, s.campaigns)
                          .Bind(6, int64_t{s.pinned ? 1 : 0})
-                         .Bind(7, profile_id)
-                         .Bind(8, version)
-                         .Bind(9, Name(s.rule.collective))
-                         .Bind(10, static_cast<int64_t>(s.rule.min_bytes))
+                         .Bind(7, s.source)
+                         .Bind(8, profile_id)
+                         .Bind(9, version)
+                         .Bind(10, Name(s.rule.collective))
+                         .Bind(11, static_cast<int64_t>(s.rule.min_bytes))
                          .Run();
     if (!e.ok()) return e;
   }
@@ -334,37 +337,112 @@ absl::StatusOr<bool> Store::DeletePin(int64_t profile_id, int64_t pin_id) {
   return *row;
 }
 
-absl::StatusOr<int64_t> Store::AddJobReport(
-    int64_t profile_id, std::string_view job_id, int64_t table_version,
-    const std::vector<JobTimingInput>& timings) {
+absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
+    const JobReportInput& r) {
   if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  bool replaced = false;
+  {
+    absl::StatusOr<Statement> old = db_->Prepare(
+        "SELECT id FROM job_reports WHERE profile_id = ? AND job_id = ?");
+    if (!old.ok()) return old.status();
+    old->Bind(1, r.profile_id).Bind(2, r.job_id);
+    absl::StatusOr<bool> row = old->Step();
+    if (!row.ok()) return row.status();
+    if (*row) {
+      const int64_t id = old->Int(0);
+      for (const char* sql : {"DELETE FROM job_timings WHERE report_id = ?",
+                              "DELETE FROM job_reports WHERE id = ?"}) {
+        absl::StatusOr<Statement> del = db_->Prepare(sql);
+        if (!del.ok()) return del.status();
+        if (absl::Status e = del->Bind(1, id).Run(); !e.ok()) return e;
+      }
+      replaced = true;
+    }
+  }
   absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
       "INSERT INTO job_reports (profile_id, job_id, table_version, "
-      "received_at) VALUES (?, ?, ?, ",
-      kNow, ") RETURNING id"));
+      "received_at, source, final, ranks) VALUES (?, ?, ?, ",
+      kNow, ", ?, ?, ?) RETURNING id"));
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id).Bind(2, job_id).Bind(3, table_version);
+  st->Bind(1, r.profile_id)
+      .Bind(2, r.job_id)
+      .Bind(3, r.table_version)
+      .Bind(4, r.source)
+      .Bind(5, int64_t{r.final ? 1 : 0})
+      .Bind(6, int64_t{r.ranks});
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   const int64_t report_id = st->Int(0);
-  for (const JobTimingInput& t : timings) {
+  for (const JobTimingInput& t : r.timings) {
     absl::StatusOr<Statement> ins = db_->Prepare(
         "INSERT INTO job_timings (report_id, collective, algorithm, "
-        "min_bytes, max_bytes, calls, timed_calls, total_seconds) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        "min_bytes, max_bytes, calls, timed_calls, total_seconds, profile_id, "
+        "comm_size, explored_calls, first_bin, bins, median_s) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!ins.ok()) return ins.status();
-    absl::Status s = ins->Bind(1, report_id)
-                         .Bind(2, Name(t.collective))
-                         .Bind(3, Name(t.algorithm))
-                         .Bind(4, t.min_bytes)
-                         .Bind(5, t.max_bytes)
-                         .Bind(6, t.calls)
-                         .Bind(7, t.timed_calls)
-                         .Bind(8, t.total_seconds)
+    std::string blob(t.bins.size() * 8, '\0');
+    for (size_t i = 0; i < t.bins.size(); ++i) {
+      for (int byte = 0; byte < 8; ++byte) {
+        blob[i * 8 + byte] = static_cast<char>((t.bins[i] >> (8 * byte)) & 0xff);
+      }
+    }
+    ins->Bind(1, report_id)
+        .Bind(2, Name(t.collective))
+        .Bind(3, Name(t.algorithm))
+        .Bind(4, t.min_bytes)
+        .Bind(5, t.max_bytes)
+        .Bind(6, t.calls)
+        .Bind(7, t.timed_calls)
+        .Bind(8, t.total_seconds);
+    if (t.profile_id > 0) {
+      ins->Bind(9, t.profile_id);
+    } else {
+      ins->BindNull(9);
+    }
+    absl::Status s = ins->Bind(10, int64_t{t.comm_size})
+                         .Bind(11, t.explored_calls)
+                         .Bind(12, int64_t{t.first_bin})
+                         .BindBlob(13, blob.data(), blob.size())
+                         .Bind(14, t.median_seconds)
                          .Run();
     if (!s.ok()) return s;
   }
-  return report_id;
+  return std::make_pair(report_id, replaced);
+}
+
+absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
+                                                            int window,
+                                                            int64_t min_timed) {
+  // Newest first per cell; ROW_NUMBER keeps the window.
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT collective, algorithm, min_bytes, max_bytes, report_id, "
+      "median_s, timed_calls, explored_calls FROM ("
+      "  SELECT t.*, ROW_NUMBER() OVER (PARTITION BY t.collective, "
+      "    t.min_bytes, t.algorithm ORDER BY t.report_id DESC) AS n"
+      "  FROM job_timings t WHERE t.profile_id = ?1 AND t.timed_calls >= ?3) "
+      "WHERE n <= ?2 ORDER BY collective, min_bytes, algorithm, report_id");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, int64_t{window}).Bind(3, min_timed);
+  std::vector<OnlinePoint> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    auto c = ParseCollective(st->Text(0));
+    auto a = ParseAlgorithm(st->Text(1));
+    if (!c || !a) continue;  // written by a newer colltuned
+    OnlinePoint p;
+    p.collective = *c;
+    p.algorithm = *a;
+    p.min_bytes = st->Int(2);
+    p.max_bytes = st->Int(3);
+    p.report_id = st->Int(4);
+    p.median_seconds = st->Real(5);
+    p.timed_calls = st->Int(6);
+    p.explored_calls = st->Int(7);
+    out.push_back(p);
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<Profile>> Store::Profiles(std::string_view cluster,
@@ -486,7 +564,7 @@ absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
   t.changes = st->Text(3);
   absl::StatusOr<Statement> rules = db_->Prepare(
       "SELECT collective, min_bytes, max_bytes, algorithm, speedup, p_value, "
-      "launches_default, launches_algorithm, campaigns, pinned FROM "
+      "launches_default, launches_algorithm, campaigns, pinned, source FROM "
       "decision_rules WHERE table_id = ?");
   if (!rules.ok()) return rules.status();
   rules->Bind(1, table_id);
@@ -510,6 +588,7 @@ absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
     s.launches_algorithm = static_cast<int>(rules->Int(7));
     s.campaigns = rules->Text(8);
     s.pinned = rules->Int(9) != 0;
+    s.source = rules->Text(10);
     t.rules.push_back(std::move(s));
   }
   std::sort(t.rules.begin(), t.rules.end(),

@@ -75,6 +75,7 @@ struct StoredRule {
   int launches_algorithm = 0;
   std::string campaigns;  // comma-separated labels
   bool pinned = false;
+  std::string source = "campaign";  // campaign, online or pin
 };
 
 struct TableVersion {
@@ -112,6 +113,8 @@ struct StoredPointRow {
   int64_t samples = 0;
 };
 
+// One entry of a job report (proto JobTiming), resolved: `profile_id` is the
+// profile the evidence belongs to, 0 if none could take it.
 struct JobTimingInput {
   Collective collective = Collective::kAllgather;
   Algorithm algorithm = Algorithm::kDefault;
@@ -120,6 +123,33 @@ struct JobTimingInput {
   int64_t calls = 0;
   int64_t timed_calls = 0;
   double total_seconds = 0;
+  int64_t profile_id = 0;
+  int comm_size = 0;
+  int64_t explored_calls = 0;
+  int first_bin = 0;
+  std::vector<uint64_t> bins;
+  double median_seconds = 0;  // of the histogram
+};
+
+struct JobReportInput {
+  int64_t profile_id = 0;  // the job's own context
+  std::string job_id;
+  int64_t table_version = 0;
+  std::string source = "online";
+  bool final = true;
+  int ranks = 1;
+  std::vector<JobTimingInput> timings;
+};
+
+// One job's median for one (collective, size bucket, algorithm) of a profile.
+struct OnlinePoint {
+  Collective collective = Collective::kAllgather;
+  Algorithm algorithm = Algorithm::kDefault;
+  int64_t min_bytes = 0, max_bytes = 0;
+  int64_t report_id = 0;  // one per job
+  double median_seconds = 0;
+  int64_t timed_calls = 0;
+  int64_t explored_calls = 0;
 };
 
 class Store {
@@ -155,10 +185,9 @@ class Store {
   absl::StatusOr<int64_t> AddPin(int64_t profile_id, const PinRow& pin);
   // False if the profile has no such pin.
   absl::StatusOr<bool> DeletePin(int64_t profile_id, int64_t pin_id);
-  absl::StatusOr<int64_t> AddJobReport(int64_t profile_id,
-                                       std::string_view job_id,
-                                       int64_t table_version,
-                                       const std::vector<JobTimingInput>& t);
+  // Stores a job report, replacing an earlier one of the same (profile,
+  // job_id). Returns (report id, whether one was replaced).
+  absl::StatusOr<std::pair<int64_t, bool>> PutJobReport(const JobReportInput& r);
 
   // Reads.
   absl::StatusOr<std::vector<Profile>> Profiles(std::string_view cluster = "",
@@ -173,6 +202,11 @@ class Store {
   absl::StatusOr<std::vector<TableVersionInfo>> TableHistory(int64_t profile_id);
   absl::StatusOr<std::vector<PinRow>> Pins(int64_t profile_id);
   absl::StatusOr<std::optional<Profile>> FindProfile(const ProfileKey& key);
+  // Online evidence of the profile: for each (collective, bucket, algorithm)
+  // the newest `window` jobs with at least `min_timed` timed calls.
+  absl::StatusOr<std::vector<OnlinePoint>> OnlinePoints(int64_t profile_id,
+                                                        int window,
+                                                        int64_t min_timed);
   // Points stored by the campaign labelled `label` of the profile.
   absl::StatusOr<std::vector<StoredPointRow>> CampaignPoints(
       int64_t profile_id, std::string_view label);

@@ -5,8 +5,8 @@
 // every rank (gaps of non-contiguous layouts and guard zones included, so a
 // stray write fails too).
 //
-//   mpirun -np 4 -x LD_PRELOAD=libcolltune.so \
-//       -x COLLTUNE_FORCE=allreduce=allreduce_as_reduce_bcast \
+//   mpirun -np 4 -x LD_PRELOAD=libcolltune.so
+//       -x COLLTUNE_FORCE=allreduce=allreduce_as_reduce_bcast
 //       differential --collective allreduce --cases 200 --seed 1
 //
 // Each case is derived from (seed, case index) only, identically on every

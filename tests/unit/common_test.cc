@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/catalog.h"
+#include "common/histogram.h"
 #include "common/library_id.h"
 #include "common/stats.h"
 
@@ -125,3 +126,43 @@ TEST(Stats, RelativeStandardError) {
 
 }  // namespace
 }  // namespace colltune
+
+TEST(Histogram, BinsCoverTimesInOrderAndQuantilesInterpolate) {
+  namespace h = colltune::histogram;
+  int previous = -1;
+  for (uint64_t ns = 0; ns < (uint64_t{1} << 37); ns = ns < 64 ? ns + 1 : ns + ns / 7) {
+    const int b = h::BinOf(ns);
+    ASSERT_GE(b, previous) << ns;
+    ASSERT_LT(b, h::kNumBins);
+    if (ns < (uint64_t{1} << 37)) {
+      EXPECT_LE(h::BinLow(b), static_cast<double>(ns)) << ns;
+      EXPECT_GT(h::BinLow(b + 1), static_cast<double>(ns)) << ns;
+    }
+    previous = b;
+  }
+  EXPECT_EQ(h::BinOf(~uint64_t{0}), h::kNumBins - 1);
+  // A bin is at most 12.5% of its lower bound wide from 8 ns up.
+  for (int b = 8; b < h::kNumBins; ++b) {
+    EXPECT_LE(h::BinLow(b + 1) - h::BinLow(b), 0.125 * h::BinLow(b) + 1e-9) << b;
+  }
+  // 100 calls spread evenly over one bin: the median is its middle.
+  const int b = h::BinOf(50000);
+  const uint64_t counts[1] = {100};
+  EXPECT_NEAR(h::Quantile(counts, 1, b, 0.5), (h::BinLow(b) + h::BinLow(b + 1)) / 2, 1e-6);
+  const uint64_t two[3] = {10, 0, 30};
+  EXPECT_GE(h::Quantile(two, 3, b, 0.5), h::BinLow(b + 2));
+  EXPECT_EQ(h::Quantile(two, 0, b, 0.5), 0);
+}
+
+TEST(Histogram, SizeBuckets) {
+  namespace h = colltune::histogram;
+  EXPECT_EQ(h::BucketOf(0), 0);
+  EXPECT_EQ(h::BucketOf(1), 1);
+  EXPECT_EQ(h::BucketOf(1023), 10);
+  EXPECT_EQ(h::BucketOf(1024), 11);
+  for (int b = 1; b < 40; ++b) {
+    EXPECT_EQ(h::BucketOf(h::BucketMin(b)), b);
+    EXPECT_EQ(h::BucketOf(h::BucketMax(b)), b);
+    EXPECT_EQ(h::BucketMax(b) + 1, h::BucketMin(b + 1));
+  }
+}

@@ -176,5 +176,70 @@ TEST(Engine, IrregularCollectivesAndMissingDefaultDecideNothing) {
   EXPECT_TRUE(ComputeDecisions(p, {}, {}, EngineOptions{}).empty());
 }
 
+// Job medians of one algorithm in the bucket [65536, 131071].
+void AddJobs(std::vector<JobMedian>* v, Algorithm a, std::vector<double> us,
+             int first_job) {
+  for (double t : us) {
+    v->push_back({Collective::kAllreduce, a, 65536, 131071, first_job++, t * 1e-6});
+  }
+}
+
+TEST(Engine, OnlineEvidenceDecidesItsBucketOnlyWithEnoughJobsOfTheIncumbent) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 65536, {10, 10, 10, 10, 10});
+  Add(&p, kRB, 65536, {5, 5.1, 5.2, 5.3, 5.4});  // the campaign: RB from 0 up
+  const Rule rb_everywhere{Collective::kAllreduce, 0, kNoUpperBound, kRB, 2};
+
+  // The incumbent (RB) has 3 jobs and default 3 jobs twice as fast: the
+  // bucket switches, and only the bucket.
+  std::vector<JobMedian> online;
+  AddJobs(&online, kRB, {20, 21, 22}, 1);
+  AddJobs(&online, kDef, {10, 10.5, 11}, 1);
+  std::vector<Decision> d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kDef);
+  EXPECT_EQ(At(d, 70000)->evidence.source, Source::kOnline);
+  EXPECT_EQ(At(d, 65535)->rule.algorithm, kRB);
+  EXPECT_EQ(At(d, 131072)->rule.algorithm, kRB);
+
+  // Two jobs of the challenger are not enough.
+  online.clear();
+  AddJobs(&online, kRB, {20, 21, 22}, 1);
+  AddJobs(&online, kDef, {10, 10.5}, 1);
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+
+  // Without enough jobs of the incumbent the campaign decides, whatever the
+  // challenger's jobs say.
+  online.clear();
+  AddJobs(&online, kRB, {20, 21}, 1);
+  AddJobs(&online, kDef, {10, 10.5, 11, 9}, 1);
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+  EXPECT_EQ(At(d, 70000)->evidence.source, Source::kCampaign);
+
+  // Online evidence that the incumbent is fine protects it against a
+  // campaign that now prefers default.
+  std::vector<LaunchMedian> q;
+  Add(&q, kDef, 65536, {5, 5.1, 5.2, 5.3, 5.4});
+  Add(&q, kRB, 65536, {10, 10, 10, 10, 10});
+  online.clear();
+  AddJobs(&online, kRB, {20, 21, 22}, 1);
+  AddJobs(&online, kDef, {20.5, 21.5, 22.5}, 1);
+  d = ComputeDecisions(q, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+  EXPECT_EQ(At(d, 70000)->evidence.source, Source::kOnline);
+  EXPECT_EQ(At(d, 8)->rule.algorithm, kDef) << "the campaign decides elsewhere";
+
+  // Pins win over online evidence.
+  online.clear();
+  AddJobs(&online, kRB, {20, 21, 22}, 1);
+  AddJobs(&online, kDef, {10, 10.5, 11}, 1);
+  d = ComputeDecisions(p, online, {rb_everywhere},
+                       {PinnedRange{Collective::kAllreduce, 0, kNoUpperBound, kRB}},
+                       EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+  EXPECT_TRUE(At(d, 70000)->evidence.pinned);
+}
+
 }  // namespace
 }  // namespace colltune::daemon
