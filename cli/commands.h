@@ -49,6 +49,10 @@ int ListPins(const Connection& c, int64_t profile, bool json);
 // violations.cc: the guideline report.
 int ShowViolations(const Connection& c, int64_t profile, bool json);
 
+// flush.cc: job reports spooled by the shim, sent to the daemon.
+std::string DefaultSpoolDir();  // $COLLTUNE_SPOOL_DIR, else the shim's default
+int Flush(const Connection& c, const std::string& spool_dir);
+
 // launch.cc: colltune-bench under mpirun.
 struct LaunchArgs {
   int np = 0;

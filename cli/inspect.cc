@@ -190,10 +190,22 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
                         {"min_seconds", p.min_seconds()},
                         {"max_seconds", p.max_seconds()}});
     }
+    json online = json::array();
+    for (const v1::OnlineSummary& o : response.online()) {
+      online.push_back({{"collective", o.collective()},
+                        {"algorithm", o.algorithm()},
+                        {"min_bytes", o.min_bytes()},
+                        {"max_bytes", o.max_bytes()},
+                        {"jobs", o.jobs()},
+                        {"timed_calls", o.timed_calls()},
+                        {"explored_calls", o.explored_calls()},
+                        {"median_seconds", o.median_seconds()}});
+    }
     json out = {{"id", response.profile().id()},
                 {"context", ContextJson(response.profile().context())},
                 {"table_version", response.profile().table_version()},
-                {"points", points}};
+                {"points", points},
+                {"online", online}};
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -208,6 +220,20 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
     printf("%-22s %-44s %12lld %8d %12.2f\n", p.collective().c_str(),
            p.algorithm().c_str(), static_cast<long long>(p.msg_bytes()),
            p.launches(), p.median_seconds() * 1e6);
+  }
+  if (response.online_size() > 0) {
+    printf("\nonline evidence (job reports; median over jobs of each job's "
+           "median)\n");
+    printf("%-22s %-44s %21s %5s %11s %9s %12s\n", "collective", "algorithm",
+           "bytes", "jobs", "timed", "explored", "median_us");
+    for (const v1::OnlineSummary& o : response.online()) {
+      const std::string range =
+          std::to_string(o.min_bytes()) + "-" + std::to_string(o.max_bytes());
+      printf("%-22s %-44s %21s %5d %11lld %9lld %12.2f\n", o.collective().c_str(),
+             o.algorithm().c_str(), range.c_str(), o.jobs(),
+             static_cast<long long>(o.timed_calls()),
+             static_cast<long long>(o.explored_calls()), o.median_seconds() * 1e6);
+    }
   }
   return 0;
 }

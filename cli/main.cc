@@ -202,6 +202,13 @@ int main(int argc, char** argv) {
   add_profile(violations);
   violations->add_flag("--json", json, "JSON output");
 
+  std::string spool_dir;
+  CLI::App* flush = app.add_subcommand(
+      "flush", "Send the job reports the shim spooled (after a daemon outage)");
+  flush->add_option("--spool-dir", spool_dir,
+                    "Spool directory (default: $COLLTUNE_SPOOL_DIR, else the "
+                    "shim's default under the cache directory)");
+
   LaunchArgs launch;
   std::string mpi = "openmpi";
   CLI::App* campaign = app.add_subcommand(
@@ -260,6 +267,7 @@ int main(int argc, char** argv) {
   if (*unpin) return colltune::cli::RemovePin(conn, profile_id, pin_id);
   if (*pins) return colltune::cli::ListPins(conn, profile_id, json);
   if (*violations) return colltune::cli::ShowViolations(conn, profile_id, json);
+  if (*flush) return colltune::cli::Flush(conn, spool_dir);
   if (*campaign || *evaluate) {
     ApplyMpi(mpi, !(*campaign ? campaign : evaluate)->get_option("--mpirun")->empty(),
              &launch);

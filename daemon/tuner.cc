@@ -22,6 +22,32 @@ void ToProto(const db::ProfileKey& k, v1::Context* c) {
   c->set_ppn(k.ppn);
 }
 
+// One median per (collective, bucket, algorithm, job): the runs of a job
+// (several mpirun launches in one allocation) count once, as the median of
+// their medians.
+std::vector<JobMedian> PerJob(const std::vector<db::OnlinePoint>& runs) {
+  std::map<std::string, int64_t> job_index;
+  std::map<std::tuple<int, int64_t, int, int64_t>, std::vector<double>> cells;
+  std::map<std::tuple<int, int64_t, int, int64_t>, int64_t> max_bytes;
+  for (const db::OnlinePoint& o : runs) {
+    const int64_t job =
+        job_index.emplace(o.job_id, static_cast<int64_t>(job_index.size())).first->second;
+    const auto key = std::make_tuple(IndexOf(o.collective), o.min_bytes,
+                                     IndexOf(o.algorithm), job);
+    cells[key].push_back(o.median_seconds);
+    max_bytes[key] = o.max_bytes;
+  }
+  std::vector<JobMedian> out;
+  for (const auto& [key, medians] : cells) {
+    out.push_back({static_cast<Collective>(std::get<0>(key)),
+                   static_cast<Algorithm>(std::get<2>(key)),
+                   static_cast<uint64_t>(std::get<1>(key)),
+                   static_cast<uint64_t>(max_bytes[key]), std::get<3>(key),
+                   Median(medians)});
+  }
+  return out;
+}
+
 int64_t ProtoMax(uint64_t max_bytes) {
   return max_bytes == kNoUpperBound ? -1 : static_cast<int64_t>(max_bytes);
 }
@@ -200,12 +226,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
   absl::StatusOr<std::vector<db::OnlinePoint>> online = store_->OnlinePoints(
       profile_id, options_.online_window, options_.min_job_samples);
   if (!online.ok()) return online.status();
-  std::vector<JobMedian> jobs;
-  for (const db::OnlinePoint& o : *online) {
-    jobs.push_back({o.collective, o.algorithm, static_cast<uint64_t>(o.min_bytes),
-                    static_cast<uint64_t>(o.max_bytes), o.report_id,
-                    o.median_seconds});
-  }
+  const std::vector<JobMedian> jobs = PerJob(*online);
   const std::vector<Rule> before =
       current->has_value() ? (*current)->Rules() : std::vector<Rule>();
   return StoreIfChanged(
@@ -288,6 +309,7 @@ absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
     db::JobReportInput report;
     report.profile_id = *own;
     report.job_id = r.job_id();
+    report.run_id = r.run_id();
     report.table_version = r.table_version();
     report.source = r.source().empty() ? "online" : r.source();
     report.final = r.final();
@@ -441,14 +463,16 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
     out->set_algorithm(std::string(InfoOf(jobs[0]->algorithm).name));
     out->set_min_bytes(jobs[0]->min_bytes);
     out->set_max_bytes(jobs[0]->max_bytes);
-    out->set_jobs(static_cast<int>(jobs.size()));
-    std::vector<double> medians;
+    std::map<std::string, std::vector<double>> per_job;
     int64_t timed = 0, explored = 0;
     for (const db::OnlinePoint* j : jobs) {
-      medians.push_back(j->median_seconds);
+      per_job[j->job_id].push_back(j->median_seconds);
       timed += j->timed_calls;
       explored += j->explored_calls;
     }
+    std::vector<double> medians;
+    for (const auto& [job, runs] : per_job) medians.push_back(Median(runs));
+    out->set_jobs(static_cast<int>(per_job.size()));
     out->set_timed_calls(timed);
     out->set_explored_calls(explored);
     out->set_median_seconds(Median(medians));

@@ -207,6 +207,9 @@ absl::Status ValidateReport(const v1::ReportJobRequest& request) {
   if (request.ranks() < 0 || request.ranks() > request.context().comm_size()) {
     return Invalid("ranks must be in 1..comm_size");
   }
+  if (absl::Status s = CheckName("run_id", request.run_id(), false); !s.ok()) {
+    return s;
+  }
   std::set<std::string> cells;
   if (absl::Status s = CheckName("job_id", request.job_id(), true); !s.ok())
     return s;

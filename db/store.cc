@@ -343,9 +343,10 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
   bool replaced = false;
   {
     absl::StatusOr<Statement> old = db_->Prepare(
-        "SELECT id FROM job_reports WHERE profile_id = ? AND job_id = ?");
+        "SELECT id FROM job_reports WHERE profile_id = ? AND job_id = ? AND "
+        "run_id = ?");
     if (!old.ok()) return old.status();
-    old->Bind(1, r.profile_id).Bind(2, r.job_id);
+    old->Bind(1, r.profile_id).Bind(2, r.job_id).Bind(3, r.run_id);
     absl::StatusOr<bool> row = old->Step();
     if (!row.ok()) return row.status();
     if (*row) {
@@ -361,15 +362,16 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
   }
   absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
       "INSERT INTO job_reports (profile_id, job_id, table_version, "
-      "received_at, source, final, ranks) VALUES (?, ?, ?, ",
-      kNow, ", ?, ?, ?) RETURNING id"));
+      "received_at, source, final, ranks, run_id) VALUES (?, ?, ?, ",
+      kNow, ", ?, ?, ?, ?) RETURNING id"));
   if (!st.ok()) return st.status();
   st->Bind(1, r.profile_id)
       .Bind(2, r.job_id)
       .Bind(3, r.table_version)
       .Bind(4, r.source)
       .Bind(5, int64_t{r.final ? 1 : 0})
-      .Bind(6, int64_t{r.ranks});
+      .Bind(6, int64_t{r.ranks})
+      .Bind(7, r.run_id);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   const int64_t report_id = st->Int(0);
@@ -416,10 +418,11 @@ absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
   // Newest first per cell; ROW_NUMBER keeps the window.
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT collective, algorithm, min_bytes, max_bytes, report_id, "
-      "median_s, timed_calls, explored_calls FROM ("
-      "  SELECT t.*, ROW_NUMBER() OVER (PARTITION BY t.collective, "
+      "median_s, timed_calls, explored_calls, job_id FROM ("
+      "  SELECT t.*, r.job_id, ROW_NUMBER() OVER (PARTITION BY t.collective, "
       "    t.min_bytes, t.algorithm ORDER BY t.report_id DESC) AS n"
-      "  FROM job_timings t WHERE t.profile_id = ?1 AND t.timed_calls >= ?3) "
+      "  FROM job_timings t JOIN job_reports r ON r.id = t.report_id"
+      "  WHERE t.profile_id = ?1 AND t.timed_calls >= ?3) "
       "WHERE n <= ?2 ORDER BY collective, min_bytes, algorithm, report_id");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id).Bind(2, int64_t{window}).Bind(3, min_timed);
@@ -440,6 +443,7 @@ absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
     p.median_seconds = st->Real(5);
     p.timed_calls = st->Int(6);
     p.explored_calls = st->Int(7);
+    p.job_id = st->Text(8);
     out.push_back(p);
   }
   return out;

@@ -134,6 +134,7 @@ struct JobTimingInput {
 struct JobReportInput {
   int64_t profile_id = 0;  // the job's own context
   std::string job_id;
+  std::string run_id;
   int64_t table_version = 0;
   std::string source = "online";
   bool final = true;
@@ -146,7 +147,8 @@ struct OnlinePoint {
   Collective collective = Collective::kAllgather;
   Algorithm algorithm = Algorithm::kDefault;
   int64_t min_bytes = 0, max_bytes = 0;
-  int64_t report_id = 0;  // one per job
+  int64_t report_id = 0;  // one per run
+  std::string job_id;     // runs of one job share it
   double median_seconds = 0;
   int64_t timed_calls = 0;
   int64_t explored_calls = 0;
@@ -186,7 +188,7 @@ class Store {
   // False if the profile has no such pin.
   absl::StatusOr<bool> DeletePin(int64_t profile_id, int64_t pin_id);
   // Stores a job report, replacing an earlier one of the same (profile,
-  // job_id). Returns (report id, whether one was replaced).
+  // job_id, run_id). Returns (report id, whether one was replaced).
   absl::StatusOr<std::pair<int64_t, bool>> PutJobReport(const JobReportInput& r);
 
   // Reads.
@@ -203,7 +205,7 @@ class Store {
   absl::StatusOr<std::vector<PinRow>> Pins(int64_t profile_id);
   absl::StatusOr<std::optional<Profile>> FindProfile(const ProfileKey& key);
   // Online evidence of the profile: for each (collective, bucket, algorithm)
-  // the newest `window` jobs with at least `min_timed` timed calls.
+  // the newest `window` runs with at least `min_timed` timed calls.
   absl::StatusOr<std::vector<OnlinePoint>> OnlinePoints(int64_t profile_id,
                                                         int window,
                                                         int64_t min_timed);

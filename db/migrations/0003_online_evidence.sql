@@ -2,21 +2,16 @@
 -- shim report latency histograms per (collective, algorithm, size bucket);
 -- the engine reads each job's median per cell.
 
--- A report replaces the earlier one of the same job (periodic snapshots,
--- then the final report): keep only the newest before making that a rule.
-DELETE FROM job_timings WHERE report_id IN (
-  SELECT r.id FROM job_reports r WHERE EXISTS (
-    SELECT 1 FROM job_reports n
-    WHERE n.profile_id = r.profile_id AND n.job_id = r.job_id AND n.id > r.id));
-DELETE FROM job_reports WHERE EXISTS (
-  SELECT 1 FROM job_reports n
-  WHERE n.profile_id = job_reports.profile_id AND n.job_id = job_reports.job_id
-    AND n.id > job_reports.id);
-CREATE UNIQUE INDEX job_reports_by_job ON job_reports(profile_id, job_id);
-
+-- A job (scheduler allocation) may run several times (runs: mpirun
+-- launches); a run's later report replaces its earlier ones (periodic
+-- snapshots, then the final report). Older databases held one report per
+-- run already; they get an empty run id.
+ALTER TABLE job_reports ADD COLUMN run_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE job_reports ADD COLUMN source TEXT NOT NULL DEFAULT 'online';
 ALTER TABLE job_reports ADD COLUMN final INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE job_reports ADD COLUMN ranks INTEGER NOT NULL DEFAULT 1;
+UPDATE job_reports SET run_id = 'report-' || id;
+CREATE UNIQUE INDEX job_reports_by_run ON job_reports(profile_id, job_id, run_id);
 
 -- The profile the evidence belongs to (NULL: none could take it; kept, not
 -- used), the communicator size, and the histogram: `bins` holds little-endian

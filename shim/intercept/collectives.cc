@@ -2,22 +2,65 @@
 // value and hands it to Dispatch, which either passes straight through to the
 // library or runs the algorithm the table chose for this communicator and
 // message size.
+#include <vector>
+
+#include "common/histogram.h"
 #include "shim/coll/algorithm.h"
 #include "shim/coll/calls.h"
 #include "shim/intercept/export.h"
+#include "shim/runtime/clock.h"
+#include "shim/runtime/observer.h"
 #include "shim/runtime/runtime.h"
 
 namespace colltune::shim {
 namespace {
 
+// An event (observer.h): this call is timed, and may explore an eligible
+// alternative to the table's choice. Every rank of the communicator takes
+// the same decisions here: they depend on the call counter, the
+// rank-invariant size key and the broadcast settings only.
 template <class Call>
-inline int Dispatch(const Call& call, MPI_Comm comm) {
-  Runtime* rt = Runtime::Current();
-  if (rt == nullptr || !rt->Active(Call::kCollective)) {
-    return call.Native(comm);
+__attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call) {
+  constexpr Collective c = Call::kCollective;
+  const int64_t key = call.KeyBytes(s->env.rank);
+  const int bucket = histogram::BucketOf(key < 0 ? 0 : static_cast<uint64_t>(key));
+  const CommObserver::EventPlan plan = s->observer->Plan(c, bucket);
+  const Algorithm chosen = rt->Choose(*s, c, [&] { return key; });
+  Algorithm run = chosen;
+  if (plan.explore && s->intra && !rt->Forced(c)) {
+    const std::vector<Algorithm>& others = Alternatives(c, chosen);
+    for (size_t i = 0; i < others.size(); ++i) {
+      const Algorithm a = others[(plan.ordinal + i) % others.size()];
+      if (Eligible(a, call, s->env)) {
+        run = a;
+        break;
+      }
+    }
   }
+  Outcome outcome = Outcome::kDefault;
+  const uint64_t t0 = clock::Now();
+  const int rc = Execute(run, call, s->env, &outcome);
+  const uint64_t t1 = clock::Now();
+  if (run != Algorithm::kDefault) rt->Record(*s, c, run, outcome);
+  const Algorithm ran = outcome == Outcome::kIneligible ? Algorithm::kDefault : run;
+  if (plan.time) {
+    s->observer->Record(c, ran, bucket, clock::ElapsedNs(t0, t1), run != chosen);
+  }
+  rt->MaybeSnapshot();
+  return rc;
+}
+
+// A call of a collective the table can change: state, tick, choice.
+template <class Call>
+__attribute__((noinline)) int Dispatch(Runtime* rt, const Call& call, MPI_Comm comm) {
   CommState* s = rt->StateOf(comm);
   if (s == nullptr) return call.Native(comm);
+  if (s->observer) {
+    if (rt->Exploring() ? s->observer->Tick(Call::kCollective) : rt->SampleNow()) {
+      if (!rt->Exploring()) rt->Resample();
+      return Event(rt, s, call);
+    }
+  }
   const Algorithm algorithm = rt->Choose(
       *s, Call::kCollective, [&] { return call.KeyBytes(s->env.rank); });
   if (algorithm == Algorithm::kDefault) return call.Native(comm);
@@ -25,6 +68,46 @@ inline int Dispatch(const Call& call, MPI_Comm comm) {
   const int rc = Execute(algorithm, call, s->env, &outcome);
   rt->Record(*s, Call::kCollective, algorithm, outcome);
   return rc;
+}
+
+// Everything but the fastest paths. `ticked`: the communicator's counter
+// already counted this call (and found an event).
+template <class Call, class Native, class... Args>
+__attribute__((noinline)) int Slow(Native native, MPI_Comm comm, bool ticked,
+                                   Args... args) {
+  constexpr Collective c = Call::kCollective;
+  Runtime* rt = Runtime::Current();
+  if (rt->Active(c)) return Dispatch(rt, Call{args...}, comm);
+  if (ticked && !rt->Exploring()) rt->Resample();  // the countdown expired
+  CommState* s = rt->StateOf(comm);
+  if (s == nullptr || !s->observer) return native(args..., comm);
+  if (ticked || (rt->Exploring() && s->observer->Tick(c))) {
+    return Event(rt, s, Call{args...});
+  }
+  return native(args..., comm);
+}
+
+// Every wrapper's entry. The library's own function is called directly (a
+// tail call, the arguments untouched, no frame) when the shim has nothing to
+// do for this call, and when it only counts the call: on a per-thread
+// countdown when only sampling, on the communicator this thread used last
+// when exploring.
+template <class Call, class Native, class... Args>
+inline int Enter(Native native, MPI_Comm comm, Args... args) {
+  constexpr Collective c = Call::kCollective;
+  Runtime* rt = Runtime::Current();
+  if (rt == nullptr || rt->PassThrough(c)) return native(args..., comm);
+  if (!rt->Active(c)) {
+    if (!rt->Exploring()) {
+      if (!rt->SampleNow()) return native(args..., comm);
+      return Slow<Call>(native, comm, true, args...);
+    }
+    if (CommObserver* o = rt->CachedObserver(comm)) {
+      if (!o->Tick(c)) return native(args..., comm);
+      return Slow<Call>(native, comm, true, args...);
+    }
+  }
+  return Slow<Call>(native, comm, false, args...);
 }
 
 }  // namespace
@@ -36,38 +119,36 @@ COLLTUNE_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount,
                                   MPI_Datatype sendtype, void* recvbuf,
                                   int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm) {
-  return Dispatch(AllgatherCall{sendbuf, sendcount, sendtype, recvbuf,
-                                recvcount, recvtype},
-                  comm);
+  return Enter<AllgatherCall>(PMPI_Allgather, comm, sendbuf, sendcount,
+                              sendtype, recvbuf, recvcount, recvtype);
 }
 
 COLLTUNE_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                   MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm) {
-  return Dispatch(AllreduceCall{sendbuf, recvbuf, count, datatype, op}, comm);
+  return Enter<AllreduceCall>(PMPI_Allreduce, comm, sendbuf, recvbuf, count,
+                              datatype, op);
 }
 
 COLLTUNE_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount,
                                  MPI_Datatype sendtype, void* recvbuf,
                                  int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm) {
-  return Dispatch(AlltoallCall{sendbuf, sendcount, sendtype, recvbuf,
-                               recvcount, recvtype},
-                  comm);
+  return Enter<AlltoallCall>(PMPI_Alltoall, comm, sendbuf, sendcount, sendtype,
+                             recvbuf, recvcount, recvtype);
 }
 
 COLLTUNE_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype,
                               int root, MPI_Comm comm) {
-  return Dispatch(BcastCall{buffer, count, datatype, root}, comm);
+  return Enter<BcastCall>(PMPI_Bcast, comm, buffer, count, datatype, root);
 }
 
 COLLTUNE_EXPORT int MPI_Gather(const void* sendbuf, int sendcount,
                                MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, int root,
                                MPI_Comm comm) {
-  return Dispatch(GatherCall{sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                             recvtype, root},
-                  comm);
+  return Enter<GatherCall>(PMPI_Gather, comm, sendbuf, sendcount, sendtype,
+                           recvbuf, recvcount, recvtype, root);
 }
 
 COLLTUNE_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount,
@@ -75,38 +156,36 @@ COLLTUNE_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount,
                                 const int recvcounts[], const int displs[],
                                 MPI_Datatype recvtype, int root,
                                 MPI_Comm comm) {
-  return Dispatch(GathervCall{sendbuf, sendcount, sendtype, recvbuf,
-                              recvcounts, displs, recvtype, root},
-                  comm);
+  return Enter<GathervCall>(PMPI_Gatherv, comm, sendbuf, sendcount, sendtype,
+                            recvbuf, recvcounts, displs, recvtype, root);
 }
 
 COLLTUNE_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, int root,
                                MPI_Comm comm) {
-  return Dispatch(ReduceCall{sendbuf, recvbuf, count, datatype, op, root},
-                  comm);
+  return Enter<ReduceCall>(PMPI_Reduce, comm, sendbuf, recvbuf, count, datatype,
+                           op, root);
 }
 
 COLLTUNE_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf,
                                              void* recvbuf, int recvcount,
                                              MPI_Datatype datatype, MPI_Op op,
                                              MPI_Comm comm) {
-  return Dispatch(
-      ReduceScatterBlockCall{sendbuf, recvbuf, recvcount, datatype, op}, comm);
+  return Enter<ReduceScatterBlockCall>(PMPI_Reduce_scatter_block, comm, sendbuf,
+                                       recvbuf, recvcount, datatype, op);
 }
 
 COLLTUNE_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return Dispatch(ScanCall{sendbuf, recvbuf, count, datatype, op}, comm);
+  return Enter<ScanCall>(PMPI_Scan, comm, sendbuf, recvbuf, count, datatype, op);
 }
 
 COLLTUNE_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount,
                                 MPI_Datatype sendtype, void* recvbuf,
                                 int recvcount, MPI_Datatype recvtype, int root,
                                 MPI_Comm comm) {
-  return Dispatch(ScatterCall{sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                              recvtype, root},
-                  comm);
+  return Enter<ScatterCall>(PMPI_Scatter, comm, sendbuf, sendcount, sendtype,
+                            recvbuf, recvcount, recvtype, root);
 }
 
 COLLTUNE_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[],
@@ -114,7 +193,6 @@ COLLTUNE_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[],
                                  void* recvbuf, int recvcount,
                                  MPI_Datatype recvtype, int root,
                                  MPI_Comm comm) {
-  return Dispatch(ScattervCall{sendbuf, sendcounts, displs, sendtype, recvbuf,
-                               recvcount, recvtype, root},
-                  comm);
+  return Enter<ScattervCall>(PMPI_Scatterv, comm, sendbuf, sendcounts, displs,
+                             sendtype, recvbuf, recvcount, recvtype, root);
 }

@@ -43,6 +43,36 @@ bool ParseByteCount(const char* text, uint64_t* bytes) {
   return true;
 }
 
+bool ParseFraction(const char* text, double* fraction) {
+  if (text == nullptr || *text == '\0') return false;
+  errno = 0;
+  char* end = nullptr;
+  double v = strtod(text, &end);
+  if (errno != 0 || end == text) return false;
+  if (*end == '/') {
+    const char* denominator = end + 1;
+    double d = strtod(denominator, &end);
+    if (errno != 0 || end == denominator || !(d > 0)) return false;
+    v /= d;
+  }
+  if (*end != '\0' || !(v >= 0) || v > 1) return false;
+  *fraction = v;
+  return true;
+}
+
+std::string SchedulerJobId() {
+  struct Source {
+    const char* variable;
+    const char* prefix;
+  };
+  for (const Source& s : {Source{"SLURM_JOB_ID", "slurm:"}, Source{"PBS_JOBID", "pbs:"},
+                          Source{"LSB_JOBID", "lsf:"}, Source{"FLUX_JOB_ID", "flux:"},
+                          Source{"JOB_ID", "sge:"}}) {
+    if (const char* v = Env(s.variable)) return std::string(s.prefix) + v;
+  }
+  return "";
+}
+
 bool DisabledByEnvironment() {
   const char* v = Env("COLLTUNE_DISABLE");
   return v != nullptr && strcmp(v, "0") != 0;
@@ -87,6 +117,60 @@ Config ReadConfig() {
     c.cache_dir = std::string(xdg) + "/colltune";
   } else if (const char* home = Env("HOME")) {
     c.cache_dir = std::string(home) + "/.cache/colltune";
+  }
+  if (const char* v = Env("COLLTUNE_SPOOL_DIR")) {
+    c.spool_dir = v;
+  } else if (!c.cache_dir.empty()) {
+    c.spool_dir = c.cache_dir + "/spool";
+  }
+  c.report = !c.server.empty() || Env("COLLTUNE_SPOOL_DIR") != nullptr;
+  if (const char* v = Env("COLLTUNE_REPORT")) {
+    if (strcmp(v, "0") == 0) {
+      c.report = false;
+    } else if (strcmp(v, "1") == 0) {
+      c.report = true;
+    } else {
+      c.errors.push_back(std::string("COLLTUNE_REPORT='") + v + "' is not 0 or 1");
+    }
+  }
+  if (c.spool_dir.empty()) c.report = false;
+  if (const char* v = Env("COLLTUNE_SAMPLE")) {
+    if (!ParseFraction(v, &c.sample)) {
+      c.errors.push_back(std::string("COLLTUNE_SAMPLE='") + v +
+                         "' is not a fraction in [0, 1] (e.g. 1/128 or 0.05); "
+                         "using 1/128");
+      c.sample = 1.0 / 128;
+    }
+  }
+  if (const char* v = Env("COLLTUNE_EXPLORE")) {
+    if (!ParseFraction(v, &c.explore)) {
+      c.errors.push_back(std::string("COLLTUNE_EXPLORE='") + v +
+                         "' is not a fraction in [0, 1]; using 0.01");
+      c.explore = 0.01;
+    }
+  }
+  if (const char* v = Env("COLLTUNE_EXPLORE_MIN_CALLS")) {
+    long n = 0;
+    if (ParseInt(v, 0, 1L << 40, &n)) {
+      c.explore_min_calls = static_cast<uint64_t>(n);
+    } else {
+      c.errors.push_back(std::string("COLLTUNE_EXPLORE_MIN_CALLS='") + v +
+                         "' is not a count; using 1000");
+    }
+  }
+  if (const char* v = Env("COLLTUNE_REPORT_INTERVAL")) {
+    long seconds = 0;
+    if (ParseInt(v, 0, 1L << 30, &seconds)) {
+      c.report_interval_s = static_cast<int>(seconds);
+    } else {
+      c.errors.push_back(std::string("COLLTUNE_REPORT_INTERVAL='") + v +
+                         "' is not a number of seconds; using 600");
+    }
+  }
+  if (const char* v = Env("COLLTUNE_JOB_ID")) {
+    c.job_id = v;
+  } else {
+    c.job_id = SchedulerJobId();
   }
   return c;
 }

@@ -27,6 +27,16 @@ struct Config {
   // COLLTUNE_CACHE_DIR, else $XDG_CACHE_HOME/colltune, else
   // $HOME/.cache/colltune; empty if none of these is set.
   std::string cache_dir;
+  // Online measurement (observer.h, report.h). Reporting is on when a
+  // daemon or a spool directory is configured (COLLTUNE_REPORT=0 turns it
+  // off); without reporting nothing is sampled.
+  bool report = false;             // COLLTUNE_REPORT
+  std::string spool_dir;           // COLLTUNE_SPOOL_DIR, else CACHE_DIR/spool
+  double sample = 1.0 / 128;       // COLLTUNE_SAMPLE: fraction of calls timed
+  double explore = 0.01;           // COLLTUNE_EXPLORE: fraction of a bucket's calls
+  uint64_t explore_min_calls = 1000;  // COLLTUNE_EXPLORE_MIN_CALLS
+  int report_interval_s = 600;     // COLLTUNE_REPORT_INTERVAL: snapshots; 0 none
+  std::string job_id;              // COLLTUNE_JOB_ID, else the scheduler's
   // One message per variable that had a bad value (its default was used).
   std::vector<std::string> errors;
 };
@@ -40,6 +50,12 @@ int VerboseFromEnvironment();
 
 // Parses "65536", "64K", "64M", "1G" (binary multiples); false if invalid.
 bool ParseByteCount(const char* text, uint64_t* bytes);
+
+// Parses a fraction "0.01", "1/64" or "0" into [0, 1]; false if invalid.
+bool ParseFraction(const char* text, double* fraction);
+
+// The scheduler's job id ("slurm:123", "pbs:...", ...) or "" outside one.
+std::string SchedulerJobId();
 
 }  // namespace colltune::shim
 

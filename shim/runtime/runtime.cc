@@ -1,10 +1,13 @@
 #include "shim/runtime/runtime.h"
 
+#include <algorithm>
+#include <cmath>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "common/table.h"
+#include "shim/runtime/agent.h"
 #include "shim/runtime/config.h"
 #include "shim/runtime/context.h"
 #include "shim/runtime/log.h"
@@ -15,7 +18,7 @@ namespace {
 
 // Guards the broadcast at MPI_Init against a rank that is not running the
 // same shim (a mismatch would otherwise be misread as a table).
-constexpr uint64_t kInitMagic = 0x636f6c6c74756e31ULL;  // "colltun1"
+constexpr uint64_t kInitMagic = 0x636f6c6c74756e32ULL;  // "colltun2"
 
 std::string Summary(const std::array<uint64_t, kNumAlgorithms>& counts) {
   std::string out;
@@ -39,26 +42,39 @@ std::string ForcedList(const Table& t) {
   return out;
 }
 
+// The broadcast form of the observing settings: every rank must agree on
+// them, or exploration would choose differently on different ranks.
+ObserveSettings ObserveFrom(const Config& c) {
+  ObserveSettings o;
+  if (!c.report || !(c.sample > 0)) return o;
+  o.mean_gap = static_cast<uint32_t>(std::min(1e6, std::max(1.0, std::round(1 / c.sample))));
+  if (c.explore > 0) {
+    // A burst of kBurst calls starts every explore_every events of a bucket:
+    // rounded so the budget is never exceeded (and at most one burst per
+    // event).
+    const double every = kBurst / (c.explore * o.mean_gap);
+    o.explore_every = static_cast<uint32_t>(std::min(1e9, std::max(1.0, std::ceil(every - 1e-9))));
+  }
+  o.explore_min_calls = c.explore_min_calls;
+  return o;
+}
+
 // Rank 0's part of MPI_Init: settings and table, as the bytes to broadcast.
 void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
-                   std::string* text, std::string* source) {
+                   std::string* text, std::string* source,
+                   ObserveSettings* observe, ReportPlan* plan) {
   Config config = ReadConfig();
   for (const std::string& e : config.errors) LogError("%s", e.c_str());
   AcquiredTable acquired = AcquireTable(config, context);
   *mem_budget = config.mem_bytes;
   *text = FormatTable(acquired.table);
   *source = acquired.source;
+  *observe = ObserveFrom(config);
+  *plan = MakeReportPlan(config.spool_dir, FindAgent(config.agent), config.server,
+                         config.timeout_ms, config.job_id,
+                         config.report && observe->enabled());
+  plan->interval_s = config.report_interval_s;
 }
-
-// The calling thread's last looked-up communicator. Initial-exec TLS: one
-// load off the thread pointer, no __tls_get_addr call.
-struct LastComm {
-  MPI_Comm comm;
-  CommState* state;
-  uint64_t epoch;
-};
-thread_local LastComm tls_last __attribute__((tls_model("initial-exec"))) = {
-    MPI_COMM_NULL, nullptr, 0};
 
 }  // namespace
 
@@ -77,7 +93,6 @@ Runtime::Runtime(DispatchTable table, uint64_t mem_budget, MPI_Comm world,
 Runtime::~Runtime() = default;
 
 void Runtime::Start(int thread_level) {
-  (void)thread_level;  // the scratch pool copes with every level
   SetVerboseLevel(VerboseFromEnvironment());
   int world_rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
@@ -98,10 +113,16 @@ void Runtime::Start(int thread_level) {
     }
     uint64_t mem_budget = 0;
     std::string text, source;
-    if (world_rank == 0) PrepareOnRoot(context, &mem_budget, &text, &source);
+    ObserveSettings observe;
+    ReportPlan plan;
+    if (world_rank == 0) {
+      PrepareOnRoot(context, &mem_budget, &text, &source, &observe, &plan);
+    }
 
-    uint64_t header[3] = {kInitMagic, mem_budget, text.size()};
-    if (PMPI_Bcast(header, 3, MPI_UINT64_T, 0, world) != MPI_SUCCESS ||
+    uint64_t header[6] = {kInitMagic,       mem_budget,
+                          text.size(),      observe.mean_gap,
+                          observe.explore_every, observe.explore_min_calls};
+    if (PMPI_Bcast(header, 6, MPI_UINT64_T, 0, world) != MPI_SUCCESS ||
         header[0] != kInitMagic || header[2] > kMaxTableTextBytes) {
       PMPI_Comm_free(&world);
       return;
@@ -130,6 +151,20 @@ void Runtime::Start(int thread_level) {
       return;
     }
     rt->keyval_ = keyval;
+    if (header[3] > 0) clock::Calibrate();
+    rt->observe_.mean_gap = static_cast<uint32_t>(header[3]);
+    rt->observe_.explore_every = static_cast<uint32_t>(header[4]);
+    rt->observe_.explore_min_calls = header[5];
+    rt->plan_ = plan;
+    rt->context_ = context;
+    if (world_rank == 0 && rt->observe_.enabled() && plan.enabled &&
+        thread_level != MPI_THREAD_MULTIPLE) {
+      if (plan.interval_s > 0) {
+        rt->snapshot_interval_ns_ =
+            static_cast<uint64_t>(plan.interval_s) * 1000000000u;
+        rt->snapshot_due_ns_ = clock::MonotonicNs() + rt->snapshot_interval_ns_;
+      }
+    }
     epoch_.fetch_add(1, std::memory_order_acq_rel);
     current_.store(rt, std::memory_order_release);
     if (world_rank == 0) {
@@ -142,6 +177,19 @@ void Runtime::Start(int thread_level) {
               static_cast<unsigned long long>(header[1]),
               context.library.c_str(), context.library_version.c_str(),
               context.comm_size, context.nodes, (PMPI_Wtime() - t0) * 1e3);
+      if (rt->observe_.enabled()) {
+        LogInfo(1,
+                "online: timing 1 call in %u, exploring %s; reports of job '%s' "
+                "to %s",
+                rt->observe_.mean_gap,
+                rt->observe_.explore_every
+                    ? ("1 event in " + std::to_string(rt->observe_.explore_every) +
+                       " of buckets past " +
+                       std::to_string(rt->observe_.explore_min_calls) + " calls")
+                          .c_str()
+                    : "nothing",
+                plan.job_id.c_str(), plan.spool_dir.c_str());
+      }
     }
   } catch (...) {
     // Out of memory while reading a table: run as if there were none.
@@ -162,6 +210,12 @@ void Runtime::Stop() {
     }
   }
   for (MPI_Comm comm : comms) PMPI_Comm_delete_attr(comm, rt->keyval_);
+  if (rt->observe_.enabled()) {
+    // Collective over the shim's communicator: every rank is here.
+    const std::string line = FinalReport(rt->world_, rt->totals_, rt->plan_,
+                                         rt->context_, rt->table_.table());
+    if (!line.empty()) LogInfo(1, "finalize: %s", line.c_str());
+  }
   if (rt->world_rank_ == 0) {
     LogInfo(1, "finalize: rank 0 ran mock-ups: %s; chosen but not eligible: %s",
             Summary(rt->total_runs_).c_str(),
@@ -173,17 +227,10 @@ void Runtime::Stop() {
   delete rt;
 }
 
-CommState* Runtime::StateOf(MPI_Comm comm) {
-  LastComm& last = tls_last;
-  // A state is freed only with its communicator (or at MPI_Finalize), and a
-  // collective on a communicator being freed is erroneous: a state
-  // remembered in the current epoch is alive.
+CommState* Runtime::StateOfSlow(MPI_Comm comm) {
   const uint64_t epoch = epoch_.load(std::memory_order_acquire);
-  if (last.comm == comm && last.epoch == epoch && last.state != nullptr) {
-    return last.state;
-  }
   CommState* s = Lookup(comm);
-  if (s != nullptr) last = LastComm{comm, s, epoch};
+  if (s != nullptr) tls_last_ = LastComm{comm, s, epoch, s->observer.get()};
   return s;
 }
 
@@ -211,6 +258,13 @@ CommState* Runtime::Create(MPI_Comm comm) {
   if (s->intra) {
     s->section =
         table_.SlicesFor(static_cast<uint32_t>(s->env.size), &s->slices);
+  }
+  if (s->section != nullptr) {
+    const ptrdiff_t index = s->section - table_.table().sections.data();
+    if (index >= 0 && index < kNoSection) s->section_index = static_cast<int>(index);
+  }
+  if (observe_.enabled()) {
+    s->observer.reset(new (std::nothrow) CommObserver(observe_));
   }
   if (PMPI_Comm_set_attr(comm, keyval_, s) != MPI_SUCCESS) {
     delete s;
@@ -243,6 +297,15 @@ void Runtime::Forget(CommState* s) {
     total_runs_[a] += s->runs[a];
     total_ineligible_[a] += s->ineligible[a];
   }
+  if (s->observer) {
+    try {
+      for (const auto& [cell, stats] : s->observer->cells()) {
+        totals_[TotalsKey(s->env.size, s->section_index, cell)].Add(*stats);
+      }
+    } catch (...) {
+      // Out of memory: the job goes on without these statistics.
+    }
+  }
   if (s->prev != nullptr) s->prev->next = s->next;
   if (s->next != nullptr) s->next->prev = s->prev;
   if (live_ == s) live_ = s->next;
@@ -273,6 +336,34 @@ void Runtime::Record(CommState& s, Collective c, Algorithm a, Outcome outcome) {
               std::string(InfoOf(a).name).c_str(),
               std::string(InfoOf(c).name).c_str(), s.env.size);
     }
+  }
+}
+
+uint32_t Runtime::NextThreadGap() {
+  tls_rng_ ^= tls_rng_ >> 12;
+  tls_rng_ ^= tls_rng_ << 25;
+  tls_rng_ ^= tls_rng_ >> 27;
+  const uint64_t r = tls_rng_ * 0x2545f4914f6cdd1dULL;
+  const uint64_t span = 2 * static_cast<uint64_t>(observe_.mean_gap) - 1;
+  return static_cast<uint32_t>(1 + (r >> 11) % span);
+}
+
+void Runtime::Snapshot(uint64_t now_ns) {
+  snapshot_due_ns_ = now_ns + snapshot_interval_ns_;
+  try {
+    Totals mine;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      mine = totals_;
+      for (CommState* s = live_; s != nullptr; s = s->next) {
+        if (!s->observer) continue;
+        for (const auto& [cell, stats] : s->observer->cells()) {
+          mine[TotalsKey(s->env.size, s->section_index, cell)].Add(*stats);
+        }
+      }
+    }
+    SnapshotReport(mine, plan_, context_, table_.table(), &snapshot_agent_);
+  } catch (...) {
   }
 }
 

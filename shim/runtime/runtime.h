@@ -13,12 +13,17 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 
 #include "common/catalog.h"
 #include "shim/coll/algorithm.h"
 #include "shim/coll/env.h"
+#include "shim/runtime/clock.h"
+#include "shim/runtime/context.h"
 #include "shim/runtime/dispatch_table.h"
+#include "shim/runtime/observer.h"
+#include "shim/runtime/report.h"
 
 namespace colltune::shim {
 
@@ -30,9 +35,12 @@ struct CommState {
   // Calls per algorithm that ran a mock-up, and calls whose chosen mock-up
   // could not run them (the default ran). Only the communicator's own calls
   // touch these, and MPI forbids concurrent collectives on one communicator.
-  // Until issue-5 sampling arrives, pass-through calls are not counted.
   std::array<uint64_t, kNumAlgorithms> runs{};
   std::array<uint64_t, kNumAlgorithms> ineligible{};
+  // Online sampling and exploration (null when not observing), and which
+  // table section the communicator's statistics belong to.
+  std::unique_ptr<CommObserver> observer;
+  int section_index = kNoSection;
   CommState* prev = nullptr;  // Runtime's list of live states
   CommState* next = nullptr;
 };
@@ -50,6 +58,19 @@ class Runtime {
   static void Stop();
 
   bool Active(Collective c) const { return table_.Active(c); }
+  // Sampling (and exploration) is on: every call ticks its communicator.
+  bool Observing() const { return observe_.enabled(); }
+  // Neither a table rule nor observing concerns `c`: call the library.
+  bool PassThrough(Collective c) const { return !observe_.enabled() && !Active(c); }
+  // Exploration runs: events must be rank-consistent, so every call counts
+  // on its communicator. Without it sampling needs no agreement between
+  // ranks, and a per-thread countdown picks the calls to time.
+  bool Exploring() const { return observe_.explore_every > 0; }
+  // Sampling without exploration: true when this thread's call is to be
+  // timed; the caller then calls Resample() off the fast path.
+  static bool SampleNow() { return --tls_countdown_ == 0; }
+  void Resample() { tls_countdown_ = NextThreadGap(); }
+  bool Forced(Collective c) const { return table_.forced(c).has_value(); }
 
   // The state of `comm`, created on first use; null if it cannot be had
   // (MPI_COMM_NULL, attribute errors): the caller then passes through.
@@ -57,7 +78,27 @@ class Runtime {
   // calls on one communicator skip MPI's attribute lookup (which costs ~170
   // instructions in Open MPI and grows with the number of keys in MPICH,
   // seed 002); freeing any communicator's state forgets all of these.
-  CommState* StateOf(MPI_Comm comm);
+  CommState* StateOf(MPI_Comm comm) {
+    // A state is freed only with its communicator (or at MPI_Finalize), and
+    // a collective on a communicator being freed is erroneous: a state
+    // remembered in the current epoch is alive.
+    const LastComm& last = tls_last_;
+    if (last.comm == comm && last.epoch == epoch_.load(std::memory_order_acquire) &&
+        last.state != nullptr) {
+      return last.state;
+    }
+    return StateOfSlow(comm);
+  }
+
+  // The observer of `comm` if this thread looked it up last (the wrappers'
+  // fastest path), else null.
+  CommObserver* CachedObserver(MPI_Comm comm) const {
+    const LastComm& last = tls_last_;
+    if (last.comm == comm && last.epoch == epoch_.load(std::memory_order_acquire)) {
+      return last.observer;
+    }
+    return nullptr;
+  }
 
   // The algorithm for a call; `key_bytes` is the call's rank-invariant size.
   template <class KeyFn>
@@ -74,11 +115,41 @@ class Runtime {
   // Counts what a dispatched call did and says so under COLLTUNE_VERBOSE.
   void Record(CommState& s, Collective c, Algorithm a, Outcome outcome);
 
+  // After an event: rank 0 writes a snapshot report when one is due (never
+  // under MPI_THREAD_MULTIPLE). Checked on one event in 64.
+  void MaybeSnapshot() {
+    if (snapshot_due_ns_ != 0 && (++snapshot_checks_ & 63) == 0) {
+      const uint64_t now = clock::MonotonicNs();
+      if (now >= snapshot_due_ns_) Snapshot(now);
+    }
+  }
+
  private:
   Runtime(DispatchTable table, uint64_t mem_budget, MPI_Comm world, int keyval);
   ~Runtime();
 
+  void Snapshot(uint64_t now_ns);
+
+  CommState* StateOfSlow(MPI_Comm comm);
   CommState* Create(MPI_Comm comm);
+
+  // The calling thread's last looked-up communicator. Initial-exec TLS: one
+  // load off the thread pointer, no __tls_get_addr call.
+  // Zero-initialized (a constant), so no TLS wrapper guards the access; the
+  // null state never matches.
+  struct LastComm {
+    MPI_Comm comm;
+    CommState* state;
+    uint64_t epoch;
+    CommObserver* observer;  // state->observer
+  };
+  inline static thread_local LastComm tls_last_
+      __attribute__((tls_model("initial-exec"))) = {};
+  inline static thread_local uint32_t tls_countdown_
+      __attribute__((tls_model("initial-exec"))) = 1;
+  inline static thread_local uint64_t tls_rng_
+      __attribute__((tls_model("initial-exec"))) = 0x2545f4914f6cdd1dULL;
+  uint32_t NextThreadGap();
   CommState* Lookup(MPI_Comm comm);
   void Forget(CommState* s);  // folds counters into totals_, unlinks
   static int DeleteAttribute(MPI_Comm comm, int keyval, void* value,
@@ -96,7 +167,16 @@ class Runtime {
   int keyval_;
   ScratchPool scratch_;
 
+  ObserveSettings observe_;
+  ReportPlan plan_;       // rank 0's
+  JobContext context_;    // nodes and ppn valid on rank 0
+  uint64_t snapshot_due_ns_ = 0;  // rank 0: next snapshot; 0 none
+  uint64_t snapshot_checks_ = 0;
+  uint64_t snapshot_interval_ns_ = 0;
+  pid_t snapshot_agent_ = 0;
+
   std::mutex mu_;  // guards the list and the totals
+  Totals totals_;  // statistics of freed communicators
   CommState* live_ = nullptr;
   std::array<uint64_t, kNumAlgorithms> total_runs_{};
   std::array<uint64_t, kNumAlgorithms> total_ineligible_{};

@@ -73,4 +73,35 @@ fi
 out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_TABLE "$T_TMP/switching.table" \
       "$MIXED_MPICH" --rounds 6 2>&1)
 verdict "mpich np=3 with a size-switching table" $? "$out"
+
+# Online exploration at its most aggressive: every call is an event and a
+# burst of exploration starts every 5th event of a bucket, from the first
+# call, cycling through every eligible alternative, on every communicator of
+# the mixed job (60 rounds, so each size recurs on each communicator). The schedule must be
+# the same on every rank or the job deadlocks; the reports land in a spool
+# directory (no daemon) and must show explored calls.
+explore_env=(COLLTUNE_SPOOL_DIR="$T_TMP/spool" COLLTUNE_SAMPLE=1 COLLTUNE_EXPLORE=1
+             COLLTUNE_EXPLORE_MIN_CALLS=0 COLLTUNE_VERBOSE=1)
+ompi_env=()
+for e in "${explore_env[@]}"; do ompi_env+=(-x "$e"); done
+out=$(run_openmpi -np 5 -x LD_PRELOAD="$SHIM_OMPI" "${ompi_env[@]}" "$MIXED_OMPI" \
+      --rounds 60 2>&1)
+verdict "openmpi np=5 exploring on every call" $? "$out"
+check "exploring ran mock-ups" grep -Eq "ran mock-ups: .*=[1-9]" <<<"$out"
+check "the exploring job spooled a report with explored calls" python3 -c '
+import glob, sys
+files = glob.glob(sys.argv[1] + "/*.report")
+assert len(files) == 1, files
+lines = [l.split() for l in open(files[0]) if l.startswith("timing ")]
+assert sum(int(l[8]) for l in lines) > 0, "no explored calls"
+assert any(l[4] != "default" for l in lines), "no mock-up timed"
+' "$T_TMP/spool"
+out=$(run_openmpi -np 5 -x LD_PRELOAD="$SHIM_OMPI" "${ompi_env[@]}" \
+      -x COLLTUNE_TABLE="$T_TMP/switching.table" "$MIXED_OMPI" --rounds 60 2>&1)
+verdict "openmpi np=5 exploring on every call over a size-switching table" $? "$out"
+mpich_env=()
+for e in "${explore_env[@]}"; do mpich_env+=(-genv "${e%%=*}" "${e#*=}"); done
+out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" "${mpich_env[@]}" "$MIXED_MPICH" \
+      --rounds 60 2>&1)
+verdict "mpich np=3 exploring on every call" $? "$out"
 finish

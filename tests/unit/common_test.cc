@@ -6,6 +6,7 @@
 
 #include "common/catalog.h"
 #include "common/histogram.h"
+#include "common/report.h"
 #include "common/library_id.h"
 #include "common/stats.h"
 
@@ -165,4 +166,64 @@ TEST(Histogram, SizeBuckets) {
     EXPECT_EQ(h::BucketOf(h::BucketMax(b)), b);
     EXPECT_EQ(h::BucketMax(b) + 1, h::BucketMin(b + 1));
   }
+}
+
+TEST(ReportFormat, RoundTripsAndRefusesWhatIsMalformed) {
+  colltune::Report r;
+  r.job_id = "slurm:42";
+  r.run_id = "node1-123-1700000000";
+  r.library = "Open MPI";
+  r.library_version = "4.1.4";
+  r.comm_size = 4;
+  r.nodes = 1;
+  r.ppn = 4;
+  r.table_version = 7;
+  r.final = true;
+  r.ranks = 4;
+  colltune::ReportTiming t;
+  t.comm_size = 4;
+  t.profile_id = 3;
+  t.collective = colltune::Collective::kAllreduce;
+  t.algorithm = colltune::Algorithm::kAllreduceAsReduceBcast;
+  t.bucket = 17;
+  t.calls = 1600;
+  t.timed = 100;
+  t.explored = 0;
+  t.sum_ns = 5000000;
+  t.first_bin = 120;
+  t.bins = {40, 0, 60};
+  r.timings.push_back(t);
+  const std::string text = colltune::FormatReport(r);
+  colltune::Report back;
+  std::string error;
+  ASSERT_TRUE(colltune::ParseReport(text, &back, &error)) << error;
+  EXPECT_EQ(colltune::FormatReport(back), text);
+  EXPECT_EQ(back.library, "Open MPI") << "names may hold spaces";
+  ASSERT_EQ(back.timings.size(), 1u);
+  EXPECT_EQ(back.timings[0].bins, t.bins);
+
+  auto refused = [&](const std::string& bad, const std::string& why) {
+    colltune::Report out;
+    std::string e;
+    EXPECT_FALSE(colltune::ParseReport(bad, &out, &e)) << bad;
+    EXPECT_NE(e.find(why), std::string::npos) << "wanted '" << why << "', got: " << e;
+  };
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string copy = text;
+    const size_t at = copy.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return copy.replace(at, from.size(), to);
+  };
+  refused(text.substr(0, text.size() - 4), "cut short");
+  refused("", "empty");
+  refused("colltune-report 9\n", "not a colltune report");
+  refused(replaced("allreduce_as_reduce_bcast", "allreduce_fast"), "unknown algorithm");
+  refused(replaced(" 3 40 0 60", " 4 40 0 60"), "malformed timing");
+  refused(replaced(" 120 3 ", " 279 3 "), "malformed timing");
+  refused(replaced("comm_size 4", "comm_size 0"), "comm_size");
+  refused(replaced("final 1", "final yes"), "final");
+  refused(replaced("job slurm:42", "job \x01"), "printable");
+  refused(replaced("end\n", "end\nmore\n"), "after 'end'");
+  refused(replaced("ranks 4", "bogus 4"), "unknown line");
+  refused(replaced(" 40 0 60", " 40 0 -60"), "bin count");
 }

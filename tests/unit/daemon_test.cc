@@ -153,10 +153,12 @@ class DaemonTest : public ::testing::Test {
   // A final report of job `job` (4 processes) with these timings.
   v1::ReportJobResponse Report(const std::string& job,
                                const std::vector<v1::JobTiming>& timings,
-                               grpc::Status* status = nullptr) {
+                               grpc::Status* status = nullptr,
+                               const std::string& run = "run-1") {
     v1::ReportJobRequest r;
     *r.mutable_context() = Ctx(4);
     r.set_job_id(job);
+    r.set_run_id(run);
     r.set_final(true);
     r.set_ranks(4);
     for (const v1::JobTiming& t : timings) *r.add_timings() = t;
@@ -463,16 +465,21 @@ TEST_F(DaemonTest, OnlineEvidenceRepairsABucketAfterEnoughJobs) {
     return std::string("none");
   };
   ASSERT_EQ(algorithm_at(70000), "allreduce_as_reduce_bcast");
-  auto job = [&](int i) {
+  auto job = [&](int i, const std::string& run = "run-1") {
     return Report("job-" + std::to_string(i),
                   {Timing("allreduce", "allreduce_as_reduce_bcast", 70000, 4,
                           Around(100e-6, 60, i)),
-                   Timing("allreduce", "default", 70000, 4, Around(50e-6, 8, i), 8)});
+                   Timing("allreduce", "default", 70000, 4, Around(50e-6, 8, i), 8)},
+                  nullptr, run);
   };
   // The same job reporting five times is still one job.
   for (int k = 0; k < 5; ++k) job(1);
   EXPECT_EQ(algorithm_at(70000), "allreduce_as_reduce_bcast") << "one job moves nothing";
   v1::ReportJobResponse out = job(2);
+  EXPECT_EQ(out.retuned_profiles_size(), 0);
+  // A second run (mpirun) of the same job is not a second job.
+  out = job(2, "run-2");
+  EXPECT_FALSE(out.replaced());
   EXPECT_EQ(out.retuned_profiles_size(), 0);
   EXPECT_EQ(algorithm_at(70000), "allreduce_as_reduce_bcast") << "two jobs move nothing";
   out = job(3);

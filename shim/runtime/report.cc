@@ -1,0 +1,255 @@
+#include "shim/runtime/report.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "common/limits.h"
+#include "common/report.h"
+#include "shim/runtime/agent.h"
+#include "shim/runtime/cache.h"
+#include "shim/runtime/log.h"
+
+extern char** environ;
+
+namespace colltune::shim {
+namespace {
+
+constexpr int kCounters = 4;  // calls, timed, explored, sum_ns; then the bins
+constexpr int kRow = kCounters + histogram::kNumBins;
+
+std::string Hostname() {
+  char name[256] = {0};
+  if (gethostname(name, sizeof name - 1) != 0) return "host";
+  return name;
+}
+
+// Letters, digits, '-', '_', '.' only: a file name and a label.
+std::string Sanitized(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+    out += ok ? c : '_';
+  }
+  return out.substr(0, 100);
+}
+
+Report MakeReport(const Totals& totals, const ReportPlan& plan,
+                  const JobContext& context, const Table& table, bool final,
+                  int ranks) {
+  Report r;
+  r.job_id = plan.job_id;
+  r.run_id = plan.run_id;
+  r.library = context.library.empty() ? "unknown" : context.library;
+  r.library_version =
+      context.library_version.empty() ? "unknown" : context.library_version;
+  r.comm_size = context.comm_size;
+  r.nodes = std::max(1, context.nodes);
+  r.ppn = std::max(1, context.ppn);
+  if (const Section* s = SelectSection(table, static_cast<uint32_t>(context.comm_size))) {
+    r.table_version = s->version;
+  }
+  r.final = final;
+  r.ranks = ranks;
+  for (const auto& [key, stats] : totals) {
+    if (stats.timed == 0) continue;
+    if (r.timings.size() >= static_cast<size_t>(limits::kMaxTimingsPerReport)) break;
+    const uint32_t cell = static_cast<uint32_t>(key & 0xffffffffu);
+    const int section = static_cast<int>((key >> 32) & 0xff);
+    ReportTiming t;
+    t.comm_size = static_cast<int>(key >> 40);
+    if (section != kNoSection && section < static_cast<int>(table.sections.size())) {
+      t.profile_id = table.sections[section].profile_id;
+    }
+    t.collective = static_cast<Collective>(cell >> 16);
+    t.algorithm = static_cast<Algorithm>((cell >> 8) & 0xff);
+    t.bucket = static_cast<int>(cell & 0xff);
+    t.calls = std::max(stats.calls, stats.timed);
+    t.timed = stats.timed;
+    t.explored = stats.explored;
+    t.sum_ns = stats.sum_ns;
+    int first = 0, last = histogram::kNumBins - 1;
+    while (first < last && stats.bins[first] == 0) ++first;
+    while (last > first && stats.bins[last] == 0) --last;
+    t.first_bin = first;
+    t.bins.assign(stats.bins.begin() + first, stats.bins.begin() + last + 1);
+    r.timings.push_back(std::move(t));
+  }
+  return r;
+}
+
+std::string SpoolPath(const ReportPlan& plan) {
+  return plan.spool_dir + "/" + Sanitized(plan.run_id) + ".report";
+}
+
+bool Spool(const Report& report, const ReportPlan& plan, std::string* error) {
+  mkdir(plan.spool_dir.c_str(), 0700);  // WriteFileAtomic makes parents
+  return WriteFileAtomic(SpoolPath(plan), FormatReport(report), error);
+}
+
+std::vector<std::string> FlushArgs(const ReportPlan& plan) {
+  return {"--server", plan.server, "--timeout-ms",
+          std::to_string(std::max(50, plan.timeout_ms)), "flush", "--spool-dir",
+          plan.spool_dir};
+}
+
+// Adds row-wise counters of `stats` into `row`.
+void Fill(const CellStats& stats, uint64_t* row) {
+  row[0] = stats.calls;
+  row[1] = stats.timed;
+  row[2] = stats.explored;
+  row[3] = stats.sum_ns;
+  for (int i = 0; i < histogram::kNumBins; ++i) row[kCounters + i] = stats.bins[i];
+}
+
+void Unfill(const uint64_t* row, CellStats* stats) {
+  stats->calls = row[0];
+  stats->timed = row[1];
+  stats->explored = row[2];
+  stats->sum_ns = row[3];
+  for (int i = 0; i < histogram::kNumBins; ++i) {
+    // Counts summed over ranks: saturate rather than wrap.
+    stats->bins[i] = static_cast<uint32_t>(
+        std::min<uint64_t>(row[kCounters + i], 0xffffffffu));
+  }
+}
+
+}  // namespace
+
+ReportPlan MakeReportPlan(const std::string& spool_dir, const std::string& agent,
+                          const std::string& server, int timeout_ms,
+                          const std::string& job_id, bool report) {
+  ReportPlan plan;
+  plan.enabled = report && !spool_dir.empty();
+  plan.spool_dir = spool_dir;
+  plan.agent = agent;
+  plan.server = server;
+  plan.timeout_ms = timeout_ms;
+  const std::string host = Sanitized(Hostname());
+  const std::string run = host + "-" + std::to_string(getpid()) + "-" +
+                          std::to_string(static_cast<long long>(time(nullptr)));
+  plan.run_id = run;
+  // Outside a scheduler every run is a job of its own.
+  plan.job_id = job_id.empty() ? "local:" + run : job_id.substr(0, 128);
+  plan.agent_stderr = VerboseLevel() >= 2;
+  return plan;
+}
+
+std::string FinalReport(MPI_Comm world, const Totals& mine, const ReportPlan& plan,
+                        const JobContext& context, const Table& table) {
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(world, &rank);
+  PMPI_Comm_size(world, &size);
+  // Every rank runs the same sequence of collectives whatever it holds.
+  std::vector<uint64_t> keys;
+  for (const auto& [key, stats] : mine) {
+    if (stats.timed > 0) keys.push_back(key);
+  }
+  int n = static_cast<int>(keys.size());
+  std::vector<int> counts(rank == 0 ? size : 0), displs(rank == 0 ? size : 0);
+  PMPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world);
+  std::vector<uint64_t> all;
+  if (rank == 0) {
+    int total = 0;
+    for (int i = 0; i < size; ++i) {
+      displs[i] = total;
+      total += counts[i];
+    }
+    all.resize(total);
+  }
+  PMPI_Gatherv(keys.data(), n, MPI_UINT64_T, all.data(), counts.data(),
+               displs.data(), MPI_UINT64_T, 0, world);
+  if (rank == 0) {
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    if (all.size() > static_cast<size_t>(limits::kMaxTimingsPerReport)) {
+      all.resize(limits::kMaxTimingsPerReport);
+    }
+  }
+  int union_size = static_cast<int>(all.size());
+  PMPI_Bcast(&union_size, 1, MPI_INT, 0, world);
+  all.resize(union_size);
+  PMPI_Bcast(all.data(), union_size, MPI_UINT64_T, 0, world);
+  std::vector<uint64_t> rows(static_cast<size_t>(union_size) * kRow, 0);
+  for (int i = 0; i < union_size; ++i) {
+    auto it = mine.find(all[i]);
+    if (it != mine.end()) Fill(it->second, &rows[static_cast<size_t>(i) * kRow]);
+  }
+  std::vector<uint64_t> sums(rank == 0 ? rows.size() : 0);
+  PMPI_Reduce(rows.data(), sums.data(), static_cast<int>(rows.size()),
+              MPI_UINT64_T, MPI_SUM, 0, world);
+  if (rank != 0 || !plan.enabled) return "";
+
+  Totals combined;
+  for (int i = 0; i < union_size; ++i) {
+    Unfill(&sums[static_cast<size_t>(i) * kRow], &combined[all[i]]);
+  }
+  const Report report = MakeReport(combined, plan, context, table, true, size);
+  std::string error;
+  if (!Spool(report, plan, &error)) {
+    return "report not written: " + error;
+  }
+  std::string line = "report of " + std::to_string(report.timings.size()) +
+                     " cells spooled to " + SpoolPath(plan);
+  if (plan.server.empty() || plan.agent.empty()) {
+    return line + " (no daemon: `colltune flush` sends it)";
+  }
+  AgentResult sent = RunAgent(plan.agent, FlushArgs(plan), plan.timeout_ms,
+                              1 << 16, plan.agent_stderr);
+  if (!sent.ok) {
+    return line + "; not sent (" + sent.error +
+           "): the next job or `colltune flush` sends it";
+  }
+  return line + " and sent to " + plan.server;
+}
+
+void SnapshotReport(const Totals& mine, const ReportPlan& plan,
+                    const JobContext& context, const Table& table, pid_t* agent_pid) {
+  if (!plan.enabled) return;
+  if (*agent_pid > 0) {
+    int status = 0;
+    if (waitpid(*agent_pid, &status, WNOHANG) == 0) return;  // still sending
+    *agent_pid = 0;
+  }
+  std::string error;
+  if (!Spool(MakeReport(mine, plan, context, table, false, 1), plan, &error)) {
+    LogInfo(1, "snapshot report not written: %s", error.c_str());
+    return;
+  }
+  if (plan.server.empty() || plan.agent.empty()) return;
+  std::vector<std::string> args = FlushArgs(plan);
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(plan.agent.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (strncmp(*e, "LD_PRELOAD=", 11) != 0) env.push_back(*e);
+  }
+  env.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  if (!plan.agent_stderr) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  pid_t pid = 0;
+  if (posix_spawn(&pid, plan.agent.c_str(), &actions, nullptr, argv.data(),
+                  env.data()) == 0) {
+    *agent_pid = pid;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+}
+
+}  // namespace colltune::shim
