@@ -77,6 +77,7 @@ __attribute__((noinline)) int Slow(Native native, MPI_Comm comm, bool ticked,
                                    Args... args) {
   constexpr Collective c = Call::kCollective;
   Runtime* rt = Runtime::Current();
+  if (rt == nullptr) return native(args..., comm);  // only if MPI was misused
   if (rt->Active(c)) return Dispatch(rt, Call{args...}, comm);
   if (ticked && !rt->Exploring()) rt->Resample();  // the countdown expired
   CommState* s = rt->StateOf(comm);
@@ -91,18 +92,19 @@ __attribute__((noinline)) int Slow(Native native, MPI_Comm comm, bool ticked,
 // tail call, the arguments untouched, no frame) when the shim has nothing to
 // do for this call, and when it only counts the call: on a per-thread
 // countdown when only sampling, on the communicator this thread used last
-// when exploring.
+// when exploring. The first two cases read one byte and, when sampling, one
+// thread-local counter.
 template <class Call, class Native, class... Args>
 inline int Enter(Native native, MPI_Comm comm, Args... args) {
   constexpr Collective c = Call::kCollective;
-  Runtime* rt = Runtime::Current();
-  if (rt == nullptr || rt->PassThrough(c)) return native(args..., comm);
-  if (!rt->Active(c)) {
-    if (!rt->Exploring()) {
-      if (!rt->SampleNow()) return native(args..., comm);
-      return Slow<Call>(native, comm, true, args...);
-    }
-    if (CommObserver* o = rt->CachedObserver(comm)) {
+  const Runtime::Mode mode = Runtime::ModeOf(c);
+  if (mode == Runtime::kPass) return native(args..., comm);
+  if (mode == Runtime::kSample) {
+    if (!Runtime::SampleNow()) return native(args..., comm);
+    return Slow<Call>(native, comm, true, args...);
+  }
+  if (mode == Runtime::kExplore) {
+    if (CommObserver* o = Runtime::CachedObserver(comm)) {
       if (!o->Tick(c)) return native(args..., comm);
       return Slow<Call>(native, comm, true, args...);
     }

@@ -79,6 +79,26 @@ void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
 }  // namespace
 
 std::atomic<Runtime*> Runtime::current_{nullptr};
+std::array<std::atomic<uint8_t>, kNumCollectives> Runtime::modes_{};
+
+void Runtime::PublishModes() const {
+  for (int i = 0; i < kNumCollectives; ++i) {
+    const Collective c = static_cast<Collective>(i);
+    Mode mode = kPass;
+    if (Active(c)) {
+      mode = kDispatch;
+    } else if (Exploring()) {
+      mode = kExplore;
+    } else if (Observing()) {
+      mode = kSample;
+    }
+    modes_[i].store(mode, std::memory_order_relaxed);
+  }
+}
+
+void Runtime::ClearModes() {
+  for (auto& mode : modes_) mode.store(kPass, std::memory_order_relaxed);
+}
 std::atomic<uint64_t> Runtime::epoch_{1};
 
 Runtime::Runtime(DispatchTable table, uint64_t mem_budget, MPI_Comm world,
@@ -167,6 +187,7 @@ void Runtime::Start(int thread_level) {
     }
     epoch_.fetch_add(1, std::memory_order_acq_rel);
     current_.store(rt, std::memory_order_release);
+    rt->PublishModes();
     if (world_rank == 0) {
       std::string forced = ForcedList(table);
       LogInfo(1,
@@ -193,11 +214,13 @@ void Runtime::Start(int thread_level) {
     }
   } catch (...) {
     // Out of memory while reading a table: run as if there were none.
+    ClearModes();
     current_.store(nullptr, std::memory_order_release);
   }
 }
 
 void Runtime::Stop() {
+  ClearModes();
   Runtime* rt = current_.exchange(nullptr, std::memory_order_acq_rel);
   if (rt == nullptr) return;
   epoch_.fetch_add(1, std::memory_order_acq_rel);

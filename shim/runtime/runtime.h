@@ -57,6 +57,19 @@ class Runtime {
   // Before PMPI_Finalize.
   static void Stop();
 
+  // What the wrappers do with a call of `c`, decided at MPI_Init and read
+  // with one load before anything else (no runtime pointer, no branch on
+  // settings): the whole pass-through and sampling-only paths.
+  enum Mode : uint8_t {
+    kPass = 0,      // call the library (also before Init and after Finalize)
+    kSample = 1,    // sampling only: a per-thread countdown picks the calls
+    kExplore = 2,   // every call counts on its communicator
+    kDispatch = 3,  // the table may change this call
+  };
+  static Mode ModeOf(Collective c) {
+    return static_cast<Mode>(modes_[IndexOf(c)].load(std::memory_order_relaxed));
+  }
+
   bool Active(Collective c) const { return table_.Active(c); }
   // Sampling (and exploration) is on: every call ticks its communicator.
   bool Observing() const { return observe_.enabled(); }
@@ -92,7 +105,7 @@ class Runtime {
 
   // The observer of `comm` if this thread looked it up last (the wrappers'
   // fastest path), else null.
-  CommObserver* CachedObserver(MPI_Comm comm) const {
+  static CommObserver* CachedObserver(MPI_Comm comm) {
     const LastComm& last = tls_last_;
     if (last.comm == comm && last.epoch == epoch_.load(std::memory_order_acquire)) {
       return last.observer;
@@ -156,6 +169,12 @@ class Runtime {
                              void* extra);
 
   static std::atomic<Runtime*> current_;
+  // Non-zero only while current_ is set: written after it is published and
+  // cleared before it is withdrawn. A collective racing MPI_Init or
+  // MPI_Finalize is erroneous, so relaxed loads suffice.
+  static std::array<std::atomic<uint8_t>, kNumCollectives> modes_;
+  void PublishModes() const;
+  static void ClearModes();
   // Bumped whenever a CommState is freed (and at start and stop):
   // thread-local remembered states older than it are not trusted.
   static std::atomic<uint64_t> epoch_;
