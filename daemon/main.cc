@@ -57,6 +57,20 @@ int main(int argc, char** argv) {
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))
       ->capture_default_str();
+  app.add_option("--online-min-jobs", options.engine.min_jobs,
+                 "Job reports decide a size bucket once the current choice "
+                 "has reports from this many distinct jobs; a challenger "
+                 "needs as many of its own")
+      ->check(CLI::Range(2, 1000))
+      ->capture_default_str();
+  app.add_option("--online-window", options.online_window,
+                 "Newest jobs kept per collective, size bucket and algorithm")
+      ->check(CLI::Range(2, 10000))
+      ->capture_default_str();
+  app.add_option("--online-min-calls", options.min_job_samples,
+                 "Timed calls a job needs in a bucket to count there")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
+      ->capture_default_str();
   app.add_option("--admin-token-file", token_file,
                  "File whose first line is the token that rollback, pin and "
                  "unpin must present (none: they are refused)");
