@@ -76,6 +76,21 @@ constexpr AlgorithmInfo kAlgorithms[kNumAlgorithms] = {
      "GL21", "MPI_Bcast of all blocks; each rank keeps its own"},
     {Algorithm::kScatterAsScatterv, Collective::kScatter, "scatter_as_scatterv",
      "GL22", "MPI_Scatterv with equal counts"},
+    {Algorithm::kGathervAsTuwTree, Collective::kGatherv, "gatherv_as_tuw_tree",
+     "", "linear-time ordered-hypercube gather tree built in log p rounds"},
+    {Algorithm::kScattervAsTuwTree, Collective::kScatterv,
+     "scatterv_as_tuw_tree", "",
+     "linear-time ordered-hypercube scatter tree built in log p rounds"},
+    {Algorithm::kGatherAsTuwTree, Collective::kGather, "gather_as_tuw_tree",
+     "", "the ordered-hypercube gather tree, computed locally"},
+    {Algorithm::kScatterAsTuwTree, Collective::kScatter, "scatter_as_tuw_tree",
+     "", "the ordered-hypercube scatter tree, computed locally"},
+    {Algorithm::kGathervAsAllreduceGather, Collective::kGatherv,
+     "gatherv_as_allreduce_gather", "IG2",
+     "MPI_Allreduce of the largest block, MPI_Gather of padded blocks"},
+    {Algorithm::kScattervAsAllreduceScatter, Collective::kScatterv,
+     "scatterv_as_allreduce_scatter", "IG2",
+     "MPI_Allreduce of the largest block, MPI_Scatter of padded blocks"},
 };
 
 }  // namespace

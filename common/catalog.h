@@ -59,8 +59,15 @@ enum class Algorithm : uint8_t {
   kScanAsExscanReducelocal,                     // GL20
   kScatterAsBcast,                              // GL21
   kScatterAsScatterv,                           // GL22
+  // Seed 000: linear-time ordered-hypercube trees, and padding (guideline 2).
+  kGathervAsTuwTree,
+  kScattervAsTuwTree,
+  kGatherAsTuwTree,
+  kScatterAsTuwTree,
+  kGathervAsAllreduceGather,
+  kScattervAsAllreduceScatter,
 };
-inline constexpr int kNumAlgorithms = 23;
+inline constexpr int kNumAlgorithms = 29;
 
 struct CollectiveInfo {
   Collective id;

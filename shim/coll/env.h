@@ -17,7 +17,23 @@ struct CollEnv {
   // rank 0, so every rank compares against the same number).
   uint64_t mem_budget = 0;
   ScratchPool* scratch = nullptr;
+  // A private duplicate of `comm` for algorithms built on point-to-point
+  // messages (a user's wildcard receives must never match them), created on
+  // the first such call by every rank alike and freed with `comm`. Null when
+  // the communicator has no state to keep it in.
+  MPI_Comm* p2p = nullptr;
 };
+
+// The private duplicate of env.comm (collective over it on first use).
+inline int P2PComm(const CollEnv& env, MPI_Comm* out) {
+  if (env.p2p == nullptr) return MPI_ERR_COMM;
+  if (*env.p2p == MPI_COMM_NULL) {
+    const int rc = PMPI_Comm_dup(env.comm, env.p2p);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  *out = *env.p2p;
+  return MPI_SUCCESS;
+}
 
 }  // namespace colltune::shim
 

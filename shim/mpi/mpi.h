@@ -41,9 +41,12 @@
 #pragma weak PMPI_Init
 #pragma weak PMPI_Init_thread
 #pragma weak PMPI_Initialized
+#pragma weak PMPI_Irecv
+#pragma weak PMPI_Isend
 #pragma weak PMPI_Op_commutative
 #pragma weak PMPI_Pack
 #pragma weak PMPI_Query_thread
+#pragma weak PMPI_Recv
 #pragma weak PMPI_Reduce
 #pragma weak PMPI_Reduce_local
 #pragma weak PMPI_Reduce_scatter
@@ -51,11 +54,17 @@
 #pragma weak PMPI_Scan
 #pragma weak PMPI_Scatter
 #pragma weak PMPI_Scatterv
+#pragma weak PMPI_Send
+#pragma weak PMPI_Sendrecv
+#pragma weak PMPI_Type_commit
+#pragma weak PMPI_Type_create_hindexed
+#pragma weak PMPI_Type_free
 #pragma weak PMPI_Type_get_envelope
 #pragma weak PMPI_Type_get_extent
 #pragma weak PMPI_Type_get_true_extent
 #pragma weak PMPI_Type_size
 #pragma weak PMPI_Unpack
+#pragma weak PMPI_Waitall
 #pragma weak PMPI_Wtime
 
 #if defined(OPEN_MPI)

@@ -278,6 +278,7 @@ CommState* Runtime::Create(MPI_Comm comm) {
   PMPI_Comm_size(comm, &s->env.size);
   s->env.mem_budget = mem_budget_;
   s->env.scratch = &scratch_;
+  s->env.p2p = &s->p2p;
   if (s->intra) {
     s->section =
         table_.SlicesFor(static_cast<uint32_t>(s->env.size), &s->slices);
@@ -337,6 +338,7 @@ void Runtime::Forget(CommState* s) {
 int Runtime::DeleteAttribute(MPI_Comm, int, void* value, void* extra) {
   CommState* s = static_cast<CommState*>(value);
   static_cast<Runtime*>(extra)->Forget(s);
+  if (s->p2p != MPI_COMM_NULL) PMPI_Comm_free(&s->p2p);
   delete s;
   return MPI_SUCCESS;
 }

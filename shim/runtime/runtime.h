@@ -41,6 +41,7 @@ struct CommState {
   // table section the communicator's statistics belong to.
   std::unique_ptr<CommObserver> observer;
   int section_index = kNoSection;
+  MPI_Comm p2p = MPI_COMM_NULL;  // env.p2p points here
   CommState* prev = nullptr;  // Runtime's list of live states
   CommState* next = nullptr;
 };

@@ -14,6 +14,7 @@
 // the exit code is the number of failed cases (capped at 100).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -833,44 +834,104 @@ Result TestAlltoall(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
   return Compare(comm, rc[kRef], rc[kShim], views, TolOf(k, comm));
 }
 
-// Irregular: rank i contributes (count + i) % 5 elements, blocks placed in
-// reverse rank order with gaps, so displacements are neither contiguous nor
-// ordered.
+// Irregular block sizes: seed 000 §5's six problem types with average block
+// b (same, random in [1, 2b], spikes of 5b with probability 1/5 else 1,
+// decreasing, alternating, two blocks), plus zero-size blocks anywhere, and
+// the earlier small layout. Large b and spikes exceed the tree's degradation
+// threshold, so subtrees that go straight to the root are exercised too.
+// Displacements: contiguous in rank order (the root's fast path), reversed
+// with gaps, or a random order with gaps. Every rank computes the same
+// layout from the case.
+const char* const kDistributions[] = {"same",        "random",    "spikes",
+                                      "decreasing",  "alternating", "two_blocks",
+                                      "zeros",       "small"};
+
 void IrregularLayout(const Case& k, int size, std::vector<int>* counts,
-                     std::vector<int>* displs, int* total) {
+                     std::vector<int>* displs, int* total, std::string* what) {
+  std::mt19937_64 g(static_cast<unsigned long long>(k.index) * 7919ULL +
+                    static_cast<unsigned long long>(k.count) + size);
+  const int dist = k.index % 8;
+  const int64_t b = k.count / 8 + 1;
   counts->assign(size, 0);
   displs->assign(size, 0);
-  *total = 0;
-  for (int i = size - 1; i >= 0; --i) {
-    (*counts)[i] = static_cast<int>((k.count + i) % 5);
-    (*displs)[i] = *total + 1;
-    *total += (*counts)[i] + 1;
+  for (int i = 0; i < size; ++i) {
+    int64_t m = 0;
+    switch (dist) {
+      case 0: m = b; break;
+      case 1: m = 1 + static_cast<int64_t>(g() % (2 * b)); break;
+      case 2: m = g() % 5 == 0 ? 5 * b : 1; break;
+      case 3: m = 2 * b * (size - i) / size + 1; break;
+      case 4: m = i % 2 == 0 ? b + b / 2 : b - b / 2; break;
+      case 5: m = (i == 0 || i == size - 1) ? b : 0; break;
+      case 6: m = g() % 2 == 0 ? 0 : static_cast<int64_t>(g() % (2 * b + 1)); break;
+      default: m = (k.count + i) % 5; break;
+    }
+    (*counts)[i] = static_cast<int>(m);
   }
+  const int order = (k.index / 8) % 3;
+  std::vector<int> ranks(size);
+  for (int i = 0; i < size; ++i) ranks[i] = order == 1 ? size - 1 - i : i;
+  if (order == 2) std::shuffle(ranks.begin(), ranks.end(), g);
+  *total = 0;
+  for (int i : ranks) {
+    if (order != 0) *total += static_cast<int>(g() % 3);  // a gap
+    (*displs)[i] = *total;
+    *total += (*counts)[i];
+  }
+  *what = std::string(kDistributions[dist]) +
+          (order == 0 ? " contiguous" : order == 1 ? " reversed+gaps" : " shuffled+gaps");
 }
 
+char* ElementAt(Buffer& b, MPI_Datatype type, int64_t element) {
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(type, &lb, &extent);
+  return b.base + extent * element;
+}
+
+void FillAt(Buffer& b, MPI_Datatype type, int64_t count, int64_t element,
+            const std::vector<unsigned char>& packed) {
+  if (count == 0) return;
+  int position = 0;
+  MPI_Unpack(packed.data(), static_cast<int>(packed.size()), &position,
+             ElementAt(b, type, element), static_cast<int>(count), type, MPI_COMM_SELF);
+}
+
+Result Annotated(Result r, const std::string& what) {
+  if (!r.ok) r.detail = "layout " + what + ": " + r.detail;
+  return r;
+}
+
+// Gatherv and scatterv: irregular blocks; in mixed cases ranks describe
+// their blocks with different datatypes (same signature); in place at the
+// root when the case says so.
 Result TestGatherv(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   const int root = k.root % size;
-  const MPI_Datatype t = k.type->type;
+  const MPI_Datatype st = RankType(k, rank), rt = RankType(k, root);
+  const bool in_place = k.in_place && rank == root;
   std::vector<int> counts, displs;
   int total;
-  IrregularLayout(k, size, &counts, &displs, &total);
+  std::string what;
+  IrregularLayout(k, size, &counts, &displs, &total, &what);
   std::vector<unsigned char> mine = Values(rng, *k.type, counts[rank]);
   Buffer send[2], recv[2];
   int rc[2];
   for (int i : {kRef, kShim}) {
-    send[i].Allocate(t, counts[rank]);
-    send[i].Fill(t, counts[rank], mine);
-    recv[i].Allocate(t, rank == root ? total : 0);
+    const bool ip = in_place && i == kShim;
+    send[i].Allocate(st, counts[rank]);
+    send[i].Fill(st, counts[rank], mine);
+    recv[i].Allocate(rt, rank == root ? total : 0);
+    if (ip) FillAt(recv[i], rt, counts[rank], displs[rank], mine);
     rc[i] = (i == kRef ? PMPI_Gatherv : MPI_Gatherv)(
-        send[i].base, counts[rank], t, recv[i].base, counts.data(),
-        displs.data(), t, root, comm);
+        ip ? MPI_IN_PLACE : send[i].base, counts[rank], st, recv[i].base,
+        counts.data(), displs.data(), rt, root, comm);
   }
-  return Compare(comm, rc[kRef], rc[kShim],
-                 {{&send[kRef], &send[kShim]}, {&recv[kRef], &recv[kShim]}},
-                 TolOf(k, comm));
+  return Annotated(Compare(comm, rc[kRef], rc[kShim],
+                           {{&send[kRef], &send[kShim]}, {&recv[kRef], &recv[kShim]}},
+                           TolOf(k, comm)),
+                   what);
 }
 
 Result TestScatterv(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
@@ -878,24 +939,28 @@ Result TestScatterv(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   const int root = k.root % size;
-  const MPI_Datatype t = k.type->type;
+  const MPI_Datatype rt = RankType(k, rank), st = RankType(k, root);
+  const bool in_place = k.in_place && rank == root;
   std::vector<int> counts, displs;
   int total;
-  IrregularLayout(k, size, &counts, &displs, &total);
+  std::string what;
+  IrregularLayout(k, size, &counts, &displs, &total, &what);
   std::vector<unsigned char> all = Values(rng, *k.type, total);
   Buffer send[2], recv[2];
   int rc[2];
   for (int i : {kRef, kShim}) {
-    send[i].Allocate(t, rank == root ? total : 0);
-    if (rank == root) send[i].Fill(t, total, all);
-    recv[i].Allocate(t, counts[rank]);
+    const bool ip = in_place && i == kShim;
+    send[i].Allocate(st, rank == root ? total : 0);
+    if (rank == root) send[i].Fill(st, total, all);
+    recv[i].Allocate(rt, ip ? 0 : counts[rank]);
     rc[i] = (i == kRef ? PMPI_Scatterv : MPI_Scatterv)(
-        send[i].base, counts.data(), displs.data(), t, recv[i].base,
-        counts[rank], t, root, comm);
+        send[i].base, counts.data(), displs.data(), st,
+        ip ? MPI_IN_PLACE : recv[i].base, counts[rank], rt, root, comm);
   }
-  return Compare(comm, rc[kRef], rc[kShim],
-                 {{&send[kRef], &send[kShim]}, {&recv[kRef], &recv[kShim]}},
-                 TolOf(k, comm));
+  // In place the root receives nothing: its block stays in sendbuf.
+  std::vector<View> views = {{&send[kRef], &send[kShim]}};
+  if (!in_place) views.push_back({&recv[kRef], &recv[kShim]});
+  return Annotated(Compare(comm, rc[kRef], rc[kShim], views, TolOf(k, comm)), what);
 }
 
 struct Collective {

@@ -23,14 +23,17 @@ ran_mockup() {  # ran_mockup ALG OUTPUT
   grep -Eq "ran mock-ups: .*\b$1=[1-9]" <<<"$2"
 }
 
-run_case() {  # run_case LAUNCHER NP SHIM DIFF COLL ALG
-  local launcher=$1 np=$2 shim=$3 diff=$4 coll=$5 alg=$6 out
+run_case() {  # run_case LAUNCHER NP SHIM DIFF COLL ALG [MEM_BYTES]
+  local launcher=$1 np=$2 shim=$3 diff=$4 coll=$5 alg=$6 mem=${7:-64M} out
   local name="$launcher np=$np $alg"
+  [ "$mem" = 64M ] || name="$name COLLTUNE_MEM_BYTES=$mem"
   if [ "$launcher" = openmpi ]; then
     out=$(run_openmpi -np "$np" -x LD_PRELOAD="$shim" -x COLLTUNE_FORCE="$coll=$alg" \
+          -x COLLTUNE_MEM_BYTES="$mem" \
           -x COLLTUNE_VERBOSE=1 "$diff" --collective "$coll" --cases "$CASES" --seed "$np" 2>&1)
   else
     out=$(run_mpich -np "$np" -genv LD_PRELOAD "$shim" -genv COLLTUNE_FORCE "$coll=$alg" \
+          -genv COLLTUNE_MEM_BYTES "$mem" \
           -genv COLLTUNE_VERBOSE 1 "$diff" --collective "$coll" --cases "$CASES" --seed "$np" 2>&1)
   fi
   local rc=$?
@@ -51,6 +54,17 @@ for pair in "${PAIRS[@]}"; do
   for np in 1 2 3; do
     run_case mpich "$np" "$SHIM_MPICH" "$DIFF_MPICH" "$coll" "$alg"
   done
+  # Seed 000's trees: also 9 processes (a non-power of two past 8), and a
+  # scratch budget of 4 KiB, which makes the degradation threshold 2 KiB so
+  # that many subtrees send straight to the root (a wrong owner of a block
+  # there deadlocks or misplaces data).
+  if [[ $alg == *_tuw_tree ]]; then
+    run_case openmpi 9 "$SHIM_OMPI" "$DIFF_OMPI" "$coll" "$alg"
+    for np in 5 9; do
+      run_case openmpi "$np" "$SHIM_OMPI" "$DIFF_OMPI" "$coll" "$alg" 4096
+    done
+    run_case mpich 3 "$SHIM_MPICH" "$DIFF_MPICH" "$coll" "$alg" 4096
+  fi
 done
 
 # Pass-through: every intercepted collective, no algorithm forced.

@@ -11,6 +11,7 @@ namespace colltune::shim {
 extern const AlgorithmImpl<GatherCall> kGatherAsAllgather;
 extern const AlgorithmImpl<GatherCall> kGatherAsGatherv;
 extern const AlgorithmImpl<GatherCall> kGatherAsReduce;
+extern const AlgorithmImpl<GatherCall> kGatherAsTuwTree;
 
 // This rank's contribution: its send buffer, or at a root using MPI_IN_PLACE
 // its own block of the receive buffer.

@@ -8,6 +8,7 @@ const AlgorithmImpl<GatherCall>* Algorithms<GatherCall>::Find(Algorithm id) {
       &kGatherAsAllgather,
       &kGatherAsGatherv,
       &kGatherAsReduce,
+      &kGatherAsTuwTree,
   };
   return FindIn(kAll, id);
 }

@@ -9,6 +9,7 @@ namespace colltune::shim {
 
 extern const AlgorithmImpl<ScatterCall> kScatterAsBcast;
 extern const AlgorithmImpl<ScatterCall> kScatterAsScatterv;
+extern const AlgorithmImpl<ScatterCall> kScatterAsTuwTree;
 
 }  // namespace colltune::shim
 

@@ -7,6 +7,7 @@ const AlgorithmImpl<ScatterCall>* Algorithms<ScatterCall>::Find(Algorithm id) {
   static const AlgorithmImpl<ScatterCall>* const kAll[] = {
       &kScatterAsBcast,
       &kScatterAsScatterv,
+      &kScatterAsTuwTree,
   };
   return FindIn(kAll, id);
 }

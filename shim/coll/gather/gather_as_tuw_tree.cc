@@ -1,0 +1,40 @@
+// MPI_Gather along seed 000's ordered-hypercube tree (tuw_tree.h). All blocks
+// have the size the call's key gives every rank, so each process computes
+// the tree locally, without the construction rounds: ceil(log2 p) rounds of
+// data with blocks always in rank order, the root receiving in place.
+#include <climits>
+
+#include "shim/coll/gather/algorithms.h"
+#include "shim/coll/tuw_transfer.h"
+#include "shim/coll/tuw_tree.h"
+
+namespace colltune::shim {
+namespace {
+
+std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
+  if (!RootInRange(c.root, env) || env.p2p == nullptr) return std::nullopt;
+  const int64_t bytes = c.KeyBytes(env.rank);
+  if (bytes < 0 || bytes > INT_MAX) return std::nullopt;
+  return tuw::ScratchFor(tuw::ThresholdFor(env.mem_budget));
+}
+
+int Run(const GatherCall& c, const CollEnv& env) {
+  MPI_Comm comm;
+  const int rc = P2PComm(env, &comm);
+  if (rc != MPI_SUCCESS) return rc;
+  tuw::Plan plan;
+  tuw::BuildLocal(env.rank, env.size, c.root, c.KeyBytes(env.rank),
+                  tuw::ThresholdFor(env.mem_budget), &plan);
+  const bool in_place = env.rank == c.root && c.sendbuf == MPI_IN_PLACE;
+  const Block own = in_place ? Block{nullptr, 0, c.recvtype}
+                             : Block{c.sendbuf, c.sendcount, c.sendtype};
+  const tuw::RootBuffer at_root{c.recvbuf, c.recvtype, nullptr, nullptr, c.recvcount};
+  return tuw::Gather(plan, comm, env.rank, env.size, c.root, own, at_root, env.scratch);
+}
+
+}  // namespace
+
+const AlgorithmImpl<GatherCall> kGatherAsTuwTree = {Algorithm::kGatherAsTuwTree, Need,
+                                                    Run};
+
+}  // namespace colltune::shim

@@ -1,0 +1,39 @@
+// MPI_Scatterv along seed 000's linear-time tree (tuw_tree.h), the gather
+// tree run backwards: built from each process's own block size alone, then
+// the root sends each child its subtree's blocks in place (an indexed
+// datatype over its displacements), and every process forwards its
+// children's parts of what it received.
+#include "shim/coll/scatterv/algorithms.h"
+#include "shim/coll/tuw_transfer.h"
+#include "shim/coll/tuw_tree.h"
+
+namespace colltune::shim {
+namespace {
+
+std::optional<uint64_t> Need(const ScattervCall& c, const CollEnv& env) {
+  if (!RootInRange(c.root, env) || env.p2p == nullptr) return std::nullopt;
+  return tuw::ScratchFor(tuw::ThresholdFor(env.mem_budget));
+}
+
+int Run(const ScattervCall& c, const CollEnv& env) {
+  MPI_Comm comm;
+  int rc = P2PComm(env, &comm);
+  if (rc != MPI_SUCCESS) return rc;
+  const int64_t bytes = OwnBytes(c, env.rank);
+  if (bytes < 0) return MPI_ERR_TYPE;
+  tuw::Plan plan;
+  rc = tuw::Build(comm, env.rank, env.size, c.root, bytes,
+                  tuw::ThresholdFor(env.mem_budget), &plan);
+  if (rc != MPI_SUCCESS) return rc;
+  const tuw::RootBuffer at_root{const_cast<void*>(c.sendbuf), c.sendtype, c.sendcounts,
+                                c.displs, 0};
+  return tuw::Scatter(plan, comm, env.rank, env.size, c.root, OwnBlock(c, env.rank),
+                      at_root, env.scratch);
+}
+
+}  // namespace
+
+const AlgorithmImpl<ScattervCall> kScattervAsTuwTree = {Algorithm::kScattervAsTuwTree,
+                                                        Need, Run};
+
+}  // namespace colltune::shim

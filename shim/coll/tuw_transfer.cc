@@ -1,0 +1,226 @@
+#include "shim/coll/tuw_transfer.h"
+
+#include <climits>
+#include <cstddef>
+#include <vector>
+
+namespace colltune::shim::tuw {
+namespace {
+
+// The root's messages, one per peer that sends (gather) or receives
+// (scatter) blocks: which ranks' blocks each carries, in rank order.
+struct RootMessage {
+  int peer;
+  std::vector<int> ranks;
+};
+
+// Reads the announcements of the subcubes that left the tree and works out
+// the root's messages.
+int RootMessages(const Plan& plan, MPI_Comm comm, int size, int root,
+                 std::vector<RootMessage>* messages) {
+  std::vector<Direct> direct;
+  for (int i = 0; i < plan.direct_count; ++i) {
+    int range[2];
+    MPI_Status status;
+    const int rc = PMPI_Recv(range, 2, MPI_INT, MPI_ANY_SOURCE, kAnnounceTag, comm, &status);
+    if (rc != MPI_SUCCESS) return rc;
+    if (range[0] < 0 || range[1] >= size || range[0] > range[1]) return MPI_ERR_INTERN;
+    direct.push_back(Direct{status.MPI_SOURCE, range[0], range[1]});
+  }
+  std::vector<int> owner(size, -1);
+  Owners(plan, root, direct, &owner);
+  std::vector<int> index(size, -1);
+  for (int k = 0; k < size; ++k) {
+    const int peer = owner[k];
+    if (peer < 0 || peer == root) continue;
+    if (index[peer] < 0) {
+      index[peer] = static_cast<int>(messages->size());
+      messages->push_back(RootMessage{peer, {}});
+    }
+    (*messages)[index[peer]].ranks.push_back(k);
+  }
+  return MPI_SUCCESS;
+}
+
+// The datatype (and start address and count) describing `ranks`' blocks in
+// the root's buffer. *made is true when the caller must free *type.
+int RootType(const RootBuffer& at, const Layout& layout, const std::vector<int>& ranks,
+             void** start, int* count, MPI_Datatype* type, bool* made) {
+  *made = false;
+  int64_t total = 0;
+  bool contiguous = true;
+  for (size_t j = 0; j < ranks.size(); ++j) {
+    total += at.Count(ranks[j]);
+    if (j > 0 && at.Displ(ranks[j]) != at.Displ(ranks[j - 1]) + at.Count(ranks[j - 1])) {
+      contiguous = false;
+    }
+  }
+  if (contiguous && total <= INT_MAX) {
+    *start = static_cast<char*>(at.buf) + at.Displ(ranks[0]) * layout.extent;
+    *count = static_cast<int>(total);
+    *type = at.type;
+    return MPI_SUCCESS;
+  }
+  std::vector<int> lengths(ranks.size());
+  std::vector<MPI_Aint> displs(ranks.size());
+  for (size_t j = 0; j < ranks.size(); ++j) {
+    lengths[j] = at.Count(ranks[j]);
+    displs[j] = static_cast<MPI_Aint>(at.Displ(ranks[j]) * layout.extent);
+  }
+  int rc = PMPI_Type_create_hindexed(static_cast<int>(ranks.size()), lengths.data(),
+                                     displs.data(), at.type, type);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Type_commit(type);
+  if (rc != MPI_SUCCESS) {
+    PMPI_Type_free(type);
+    return rc;
+  }
+  *made = true;
+  *start = at.buf;
+  *count = 1;
+  return MPI_SUCCESS;
+}
+
+// The root's part: one non-blocking operation per message, its own block
+// copied locally, everything completed before the types are freed.
+int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own,
+           const RootBuffer& at, bool gather) {
+  std::vector<RootMessage> messages;
+  int rc = RootMessages(plan, comm, size, root, &messages);
+  if (rc != MPI_SUCCESS) return rc;
+  Layout layout;
+  rc = GetLayout(at.type, &layout);
+  if (rc != MPI_SUCCESS) return rc;
+  std::vector<MPI_Request> requests;
+  std::vector<MPI_Datatype> made_types;
+  requests.reserve(messages.size());
+  for (const RootMessage& m : messages) {
+    void* start = nullptr;
+    int count = 0;
+    MPI_Datatype type = at.type;
+    bool made = false;
+    rc = RootType(at, layout, m.ranks, &start, &count, &type, &made);
+    if (rc != MPI_SUCCESS) break;
+    if (made) made_types.push_back(type);
+    int64_t bytes = 0;
+    for (int k : m.ranks) bytes += at.Count(k);
+    if (bytes == 0) continue;  // the peer knows its blocks are empty too
+    MPI_Request request;
+    rc = gather ? PMPI_Irecv(start, count, type, m.peer, kDataTag, comm, &request)
+                : PMPI_Isend(start, count, type, m.peer, kDataTag, comm, &request);
+    if (rc != MPI_SUCCESS) break;
+    requests.push_back(request);
+  }
+  if (rc == MPI_SUCCESS && own.buf != nullptr) {
+    char* mine = static_cast<char*>(at.buf) + at.Displ(root) * layout.extent;
+    rc = gather ? PMPI_Sendrecv(own.buf, own.count, own.type, root, kDataTag, mine,
+                                at.Count(root), at.type, root, kDataTag, comm,
+                                MPI_STATUS_IGNORE)
+                : PMPI_Sendrecv(mine, at.Count(root), at.type, root, kDataTag,
+                                const_cast<void*>(own.buf), own.count, own.type, root,
+                                kDataTag, comm, MPI_STATUS_IGNORE);
+  }
+  const int wait = requests.empty()
+                       ? MPI_SUCCESS
+                       : PMPI_Waitall(static_cast<int>(requests.size()),
+                                      requests.data(), MPI_STATUSES_IGNORE);
+  for (MPI_Datatype& t : made_types) PMPI_Type_free(&t);
+  return rc != MPI_SUCCESS ? rc : wait;
+}
+
+// Offsets of the pieces in a held buffer (rank order).
+std::vector<int64_t> Offsets(const Plan& plan) {
+  std::vector<int64_t> offsets(plan.pieces.size());
+  int64_t at = 0;
+  for (size_t j = 0; j < plan.pieces.size(); ++j) {
+    offsets[j] = at;
+    at += plan.pieces[j].bytes;
+  }
+  return offsets;
+}
+
+int Announce(const Plan& plan, MPI_Comm comm) {
+  if (!plan.direct) return MPI_SUCCESS;
+  int range[2] = {plan.lo, plan.hi};
+  return PMPI_Send(range, 2, MPI_INT, plan.parent, kAnnounceTag, comm);
+}
+
+}  // namespace
+
+int Gather(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
+           const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
+  if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, true);
+  int rc = Announce(plan, comm);
+  if (rc != MPI_SUCCESS || plan.held == 0) return rc;
+  if (plan.pieces.size() == 1) {
+    return PMPI_Send(own.buf, own.count, own.type, plan.parent, kDataTag, comm);
+  }
+  if (plan.held > INT_MAX) return MPI_ERR_COUNT;
+  ScratchPool::Lease lease = scratch->Acquire(static_cast<uint64_t>(plan.held));
+  if (!lease.ok()) return MPI_ERR_NO_MEM;
+  char* held = static_cast<char*>(lease.data());
+  const std::vector<int64_t> offsets = Offsets(plan);
+  std::vector<MPI_Request> requests;
+  for (size_t j = 0; j < plan.pieces.size(); ++j) {
+    const Piece& piece = plan.pieces[j];
+    if (piece.peer == rank) {
+      rc = PackBlock(own, held + offsets[j]);
+    } else if (piece.bytes > 0) {
+      MPI_Request request;
+      rc = PMPI_Irecv(held + offsets[j], static_cast<int>(piece.bytes), MPI_PACKED,
+                      piece.peer, kDataTag, comm, &request);
+      if (rc == MPI_SUCCESS) requests.push_back(request);
+    }
+    if (rc != MPI_SUCCESS) break;
+  }
+  const int wait = requests.empty()
+                       ? MPI_SUCCESS
+                       : PMPI_Waitall(static_cast<int>(requests.size()),
+                                      requests.data(), MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS) return rc;
+  if (wait != MPI_SUCCESS) return wait;
+  return PMPI_Send(held, static_cast<int>(plan.held), MPI_PACKED, plan.parent, kDataTag,
+                   comm);
+}
+
+int Scatter(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
+            const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
+  if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, false);
+  int rc = Announce(plan, comm);
+  if (rc != MPI_SUCCESS || plan.held == 0) return rc;
+  void* mine = const_cast<void*>(own.buf);
+  if (plan.pieces.size() == 1) {
+    return PMPI_Recv(mine, own.count, own.type, plan.parent, kDataTag, comm,
+                     MPI_STATUS_IGNORE);
+  }
+  if (plan.held > INT_MAX) return MPI_ERR_COUNT;
+  ScratchPool::Lease lease = scratch->Acquire(static_cast<uint64_t>(plan.held));
+  if (!lease.ok()) return MPI_ERR_NO_MEM;
+  char* held = static_cast<char*>(lease.data());
+  rc = PMPI_Recv(held, static_cast<int>(plan.held), MPI_PACKED, plan.parent, kDataTag,
+                 comm, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return rc;
+  const std::vector<int64_t> offsets = Offsets(plan);
+  std::vector<MPI_Request> requests;
+  for (size_t j = 0; j < plan.pieces.size(); ++j) {
+    const Piece& piece = plan.pieces[j];
+    if (piece.peer == rank) {
+      Layout layout;
+      rc = GetLayout(own.type, &layout);
+      if (rc == MPI_SUCCESS) rc = UnpackBytes(held + offsets[j], mine, own.count, own.type, layout);
+    } else if (piece.bytes > 0) {
+      MPI_Request request;
+      rc = PMPI_Isend(held + offsets[j], static_cast<int>(piece.bytes), MPI_PACKED,
+                      piece.peer, kDataTag, comm, &request);
+      if (rc == MPI_SUCCESS) requests.push_back(request);
+    }
+    if (rc != MPI_SUCCESS) break;
+  }
+  const int wait = requests.empty()
+                       ? MPI_SUCCESS
+                       : PMPI_Waitall(static_cast<int>(requests.size()),
+                                      requests.data(), MPI_STATUSES_IGNORE);
+  return rc != MPI_SUCCESS ? rc : wait;
+}
+
+}  // namespace colltune::shim::tuw

@@ -1,0 +1,203 @@
+#include "shim/coll/tuw_tree.h"
+
+#include <algorithm>
+
+namespace colltune::shim::tuw {
+namespace {
+
+// What a fixed root knows of its subcube.
+struct Side {
+  int64_t bytes = 0;
+  int64_t gather_root = -1;  // -1: nobody holds data any more
+  int64_t has_root = 0;
+  int64_t direct = 0;        // subcubes inside that left the tree
+};
+
+enum Kind : int64_t { kStay = 0, kReceive = 1, kSend = 2, kLeave = 3 };
+
+// What a fixed root tells its gather root after a merge.
+struct Notice {
+  int64_t kind = kStay;
+  int64_t peer = -1;
+  int64_t bytes = 0;
+  int64_t lo = 0, hi = 0;
+  int64_t direct = 0;  // subcubes that left the merged cube so far
+};
+
+struct Range {
+  int lo, hi;
+};
+
+Range CubeOf(int index, int d, int size) {
+  const int64_t lo = static_cast<int64_t>(index) << d;
+  const int64_t hi = std::min<int64_t>(((static_cast<int64_t>(index) + 1) << d) - 1, size - 1);
+  return {static_cast<int>(lo), static_cast<int>(hi)};
+}
+
+// The merge both fixed roots compute alike. `to_left` and `to_right` are the
+// notices for the sides' gather roots as they were before the merge
+// (`left_target`, `right_target`; -1: none).
+void Merge(Side left, Side right, Range lr, Range rr, int root,
+           int64_t threshold, Side* merged, Notice* to_left, Notice* to_right,
+           int64_t* left_target, int64_t* right_target) {
+  *left_target = left.gather_root;
+  *right_target = right.gather_root;
+  *to_left = Notice{};
+  *to_right = Notice{};
+  auto leave = [&](Side* s, Notice* n, Range r) {
+    if (s->gather_root >= 0 && !s->has_root && s->bytes > threshold) {
+      *n = Notice{kLeave, root, s->bytes, r.lo, r.hi, 0};
+      s->gather_root = -1;
+      s->bytes = 0;
+      s->direct += 1;
+    }
+  };
+  leave(&left, to_left, lr);
+  leave(&right, to_right, rr);
+  merged->bytes = left.bytes + right.bytes;
+  merged->has_root = left.has_root || right.has_root;
+  merged->direct = left.direct + right.direct;
+  if (left.gather_root < 0 || right.gather_root < 0) {
+    merged->gather_root = left.gather_root >= 0 ? left.gather_root : right.gather_root;
+  } else {
+    const bool right_wins = right.has_root || (!left.has_root && right.bytes >= left.bytes);
+    const Side& win = right_wins ? right : left;
+    const Side& lose = right_wins ? left : right;
+    const Range lose_range = right_wins ? lr : rr;
+    Notice* win_notice = right_wins ? to_right : to_left;
+    Notice* lose_notice = right_wins ? to_left : to_right;
+    *win_notice = Notice{kReceive, lose.gather_root, lose.bytes, lose_range.lo,
+                         lose_range.hi, 0};
+    *lose_notice = Notice{kSend, win.gather_root, lose.bytes, 0, 0, 0};
+    merged->gather_root = win.gather_root;
+  }
+  to_left->direct = merged->direct;
+  to_right->direct = merged->direct;
+}
+
+// A gather root takes its notice.
+void Apply(const Notice& n, int root, bool* active, Plan* plan) {
+  plan->direct_count = static_cast<int>(n.direct);
+  switch (n.kind) {
+    case kReceive:
+      plan->pieces.push_back(Piece{static_cast<int>(n.peer), static_cast<int>(n.lo),
+                                   static_cast<int>(n.hi), n.bytes});
+      plan->held += n.bytes;
+      break;
+    case kSend:
+      plan->parent = static_cast<int>(n.peer);
+      *active = false;
+      break;
+    case kLeave:
+      plan->parent = root;
+      plan->direct = true;
+      plan->lo = static_cast<int>(n.lo);
+      plan->hi = static_cast<int>(n.hi);
+      *active = false;
+      break;
+    default:
+      break;
+  }
+}
+
+void Start(int rank, int64_t my_bytes, Plan* plan) {
+  *plan = Plan{};
+  plan->held = my_bytes;
+  plan->pieces.push_back(Piece{rank, rank, rank, my_bytes});
+}
+
+void Finish(Plan* plan) {
+  std::sort(plan->pieces.begin(), plan->pieces.end(),
+            [](const Piece& a, const Piece& b) { return a.lo < b.lo; });
+}
+
+}  // namespace
+
+int Build(MPI_Comm comm, int rank, int size, int root, int64_t my_bytes,
+          int64_t threshold, Plan* plan) {
+  Start(rank, my_bytes, plan);
+  bool active = true;
+  Side mine{my_bytes, rank, rank == root, 0};
+  for (int d = 0; (int64_t{1} << d) < size; ++d) {
+    const int index = rank >> d;
+    const int partner = index ^ 1;
+    if ((static_cast<int64_t>(partner) << d) >= size) continue;  // no partner
+    const Range cube = CubeOf(index, d, size);
+    const int fixed_root = cube.hi;
+    if (rank == fixed_root) {
+      const Range other = CubeOf(partner, d, size);
+      Side theirs;
+      int rc = PMPI_Sendrecv(&mine, 4, MPI_INT64_T, other.hi, kTreeTag, &theirs, 4,
+                             MPI_INT64_T, other.hi, kTreeTag, comm, MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS) return rc;
+      const bool left = (index & 1) == 0;
+      Side merged;
+      Notice nl, nr;
+      int64_t tl, tr;
+      Merge(left ? mine : theirs, left ? theirs : mine, left ? cube : other,
+            left ? other : cube, root, threshold, &merged, &nl, &nr, &tl, &tr);
+      const Notice& notice = left ? nl : nr;
+      const int64_t target = left ? tl : tr;
+      if (target == rank) {
+        Apply(notice, root, &active, plan);
+      } else if (target >= 0) {
+        rc = PMPI_Send(&notice, 6, MPI_INT64_T, static_cast<int>(target), kTreeTag, comm);
+        if (rc != MPI_SUCCESS) return rc;
+      }
+      if (!left) mine = merged;  // the right side's fixed root goes on
+    } else if (active) {
+      Notice notice;
+      const int rc = PMPI_Recv(&notice, 6, MPI_INT64_T, fixed_root, kTreeTag, comm,
+                               MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS) return rc;
+      Apply(notice, root, &active, plan);
+    }
+  }
+  Finish(plan);
+  return MPI_SUCCESS;
+}
+
+void BuildLocal(int rank, int size, int root, int64_t bytes, int64_t threshold,
+                Plan* plan) {
+  Start(rank, bytes, plan);
+  bool active = true;
+  std::vector<Side> sides(size);
+  for (int i = 0; i < size; ++i) sides[i] = Side{bytes, i, i == root, 0};
+  for (int d = 0; (int64_t{1} << d) < size; ++d) {
+    const int cubes = static_cast<int>(sides.size());
+    std::vector<Side> next((cubes + 1) / 2);
+    for (int b = 0; 2 * b < cubes; ++b) {
+      if (2 * b + 1 >= cubes) {
+        next[b] = sides[2 * b];
+        continue;
+      }
+      Notice nl, nr;
+      int64_t tl, tr;
+      Merge(sides[2 * b], sides[2 * b + 1], CubeOf(2 * b, d, size),
+            CubeOf(2 * b + 1, d, size), root, threshold, &next[b], &nl, &nr, &tl, &tr);
+      if (active && tl == rank) Apply(nl, root, &active, plan);
+      if (active && tr == rank) Apply(nr, root, &active, plan);
+    }
+    sides.swap(next);
+  }
+  Finish(plan);
+}
+
+void Owners(const Plan& root_plan, int root, const std::vector<Direct>& direct,
+            std::vector<int>* owner) {
+  for (const Piece& piece : root_plan.pieces) {
+    for (int k = piece.lo; k <= piece.hi; ++k) (*owner)[k] = piece.peer;
+  }
+  (*owner)[root] = root;
+  // Subcubes that left form a laminar family: the smallest one holding a
+  // rank carries its block, so larger ones are laid down first.
+  std::vector<Direct> sorted = direct;
+  std::sort(sorted.begin(), sorted.end(), [](const Direct& a, const Direct& b) {
+    return a.hi - a.lo > b.hi - b.lo;
+  });
+  for (const Direct& d : sorted) {
+    for (int k = d.lo; k <= d.hi; ++k) (*owner)[k] = d.peer;
+  }
+}
+
+}  // namespace colltune::shim::tuw
