@@ -4,6 +4,7 @@
 //   mpirun -np 4 colltune-bench --server unix:/run/colltune/colltuned.sock
 //       --campaign spring --launch 0       (one command line)
 //   mpirun -np 4 colltune-bench --evaluate --server unix:/run/colltune/colltuned.sock
+//   mpirun -np 8 colltune-bench --irregular gatherv     (seed 000's tables)
 #include <cstdio>
 #include <string>
 
@@ -116,6 +117,16 @@ int main(int argc, char** argv) {
   app.add_option("--alpha", o.alpha, "Evaluation: significance level")
       ->check(CLI::Range(0.0001, 0.5))
       ->capture_default_str();
+  app.add_option("--irregular", o.irregular,
+                 "Seed 000's experiment for gatherv or scatterv: the paper's "
+                 "tables, with colltune's TUW tree")
+      ->check(CLI::IsMember({"gatherv", "scatterv"}));
+  app.add_option("--irregular-reps", o.irregular_reps,
+                 "Measured repetitions per cell of --irregular")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--irregular-warmup", o.irregular_warmup,
+                 "Untimed repetitions per cell of --irregular")
+      ->check(CLI::Range(0, 100000));
   app.add_flag("--csv", o.csv, "Print medians as CSV");
   app.add_flag("--quiet", o.quiet, "No progress on stderr");
   try {
@@ -133,9 +144,11 @@ int main(int argc, char** argv) {
   colltune::bench::Bench bench;
   int code = 1;
   if (colltune::bench::SetUp(o, world, &bench)) {
-    code = o.evaluate ? colltune::bench::RunEvaluate(o, bench)
-                      : colltune::bench::RunCampaign(o, bench);
+    code = !o.irregular.empty() ? colltune::bench::RunIrregular(o, bench)
+           : o.evaluate             ? colltune::bench::RunEvaluate(o, bench)
+                                    : colltune::bench::RunCampaign(o, bench);
   }
+  if (bench.p2p != MPI_COMM_NULL) PMPI_Comm_free(&bench.p2p);
   bench.sync.reset();
   PMPI_Comm_free(&world);
   PMPI_Finalize();

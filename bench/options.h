@@ -43,6 +43,10 @@ struct Options {
   std::string table;  // a table file instead of asking the daemon
   double margin = 0.10;
   double alpha = 0.05;
+  // Seed 000's experiment (irregular.cc): "gatherv" or "scatterv".
+  std::string irregular;
+  int irregular_reps = 75;
+  int irregular_warmup = 10;
 };
 
 // Parses "65536", "64K", "1M" into bytes (at most 256 MiB).
@@ -54,6 +58,7 @@ struct Bench {
   int rank = 0, size = 1;
   shim::ScratchPool scratch;
   shim::CollEnv env;
+  MPI_Comm p2p = MPI_COMM_NULL;  // env.p2p: for point-to-point algorithms
   shim::JobContext context;
   ReduceType reduce{};
   std::vector<Collective> collectives;
@@ -78,6 +83,7 @@ inline uint64_t PointSeed(Collective c, int64_t bytes, int launch) {
 
 int RunCampaign(const Options& o, Bench& b);
 int RunEvaluate(const Options& o, Bench& b);
+int RunIrregular(const Options& o, Bench& b);
 
 }  // namespace colltune::bench
 

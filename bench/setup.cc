@@ -52,6 +52,7 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
   b->env.size = b->size;
   b->env.mem_budget = static_cast<uint64_t>(budget);
   b->env.scratch = &b->scratch;
+  b->env.p2p = &b->p2p;
   b->fixed_nrep = o.nrep == "auto" ? 0 : std::stoi(o.nrep);
   b->sync = o.sync == "window" ? WindowSync(comm, o.window_us * 1e-6)
                                : BarrierSync(comm);

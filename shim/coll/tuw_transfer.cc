@@ -14,21 +14,10 @@ struct RootMessage {
   std::vector<int> ranks;
 };
 
-// Reads the announcements of the subcubes that left the tree and works out
-// the root's messages.
-int RootMessages(const Plan& plan, MPI_Comm comm, int size, int root,
-                 std::vector<RootMessage>* messages) {
-  std::vector<Direct> direct;
-  for (int i = 0; i < plan.direct_count; ++i) {
-    int range[2];
-    MPI_Status status;
-    const int rc = PMPI_Recv(range, 2, MPI_INT, MPI_ANY_SOURCE, kAnnounceTag, comm, &status);
-    if (rc != MPI_SUCCESS) return rc;
-    if (range[0] < 0 || range[1] >= size || range[0] > range[1]) return MPI_ERR_INTERN;
-    direct.push_back(Direct{status.MPI_SOURCE, range[0], range[1]});
-  }
+// The root's messages, from its plan.
+void RootMessages(const Plan& plan, int size, int root, std::vector<RootMessage>* messages) {
   std::vector<int> owner(size, -1);
-  Owners(plan, root, direct, &owner);
+  Owners(plan, root, &owner);
   std::vector<int> index(size, -1);
   for (int k = 0; k < size; ++k) {
     const int peer = owner[k];
@@ -39,7 +28,6 @@ int RootMessages(const Plan& plan, MPI_Comm comm, int size, int root,
     }
     (*messages)[index[peer]].ranks.push_back(k);
   }
-  return MPI_SUCCESS;
 }
 
 // The datatype (and start address and count) describing `ranks`' blocks in
@@ -86,10 +74,9 @@ int RootType(const RootBuffer& at, const Layout& layout, const std::vector<int>&
 int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own,
            const RootBuffer& at, bool gather) {
   std::vector<RootMessage> messages;
-  int rc = RootMessages(plan, comm, size, root, &messages);
-  if (rc != MPI_SUCCESS) return rc;
+  RootMessages(plan, size, root, &messages);
   Layout layout;
-  rc = GetLayout(at.type, &layout);
+  int rc = GetLayout(at.type, &layout);
   if (rc != MPI_SUCCESS) return rc;
   std::vector<MPI_Request> requests;
   std::vector<MPI_Datatype> made_types;
@@ -113,7 +100,15 @@ int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own
   }
   if (rc == MPI_SUCCESS && own.buf != nullptr) {
     char* mine = static_cast<char*>(at.buf) + at.Displ(root) * layout.extent;
-    rc = gather ? PMPI_Sendrecv(own.buf, own.count, own.type, root, kDataTag, mine,
+    if (own.type == at.type && own.count == at.Count(root) && layout.dense) {
+      // The common case: a plain copy (src and dst never overlap: MPI).
+      if (gather) {
+        rc = CopyTyped(own.buf, mine, own.count, own.type, layout, nullptr);
+      } else {
+        rc = CopyTyped(mine, const_cast<void*>(own.buf), own.count, own.type, layout,
+                       nullptr);
+      }
+    } else rc = gather ? PMPI_Sendrecv(own.buf, own.count, own.type, root, kDataTag, mine,
                                 at.Count(root), at.type, root, kDataTag, comm,
                                 MPI_STATUS_IGNORE)
                 : PMPI_Sendrecv(mine, at.Count(root), at.type, root, kDataTag,
@@ -139,19 +134,13 @@ std::vector<int64_t> Offsets(const Plan& plan) {
   return offsets;
 }
 
-int Announce(const Plan& plan, MPI_Comm comm) {
-  if (!plan.direct) return MPI_SUCCESS;
-  int range[2] = {plan.lo, plan.hi};
-  return PMPI_Send(range, 2, MPI_INT, plan.parent, kAnnounceTag, comm);
-}
-
 }  // namespace
 
 int Gather(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
            const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
   if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, true);
-  int rc = Announce(plan, comm);
-  if (rc != MPI_SUCCESS || plan.held == 0) return rc;
+  if (plan.held == 0) return MPI_SUCCESS;
+  int rc = MPI_SUCCESS;
   if (plan.pieces.size() == 1) {
     return PMPI_Send(own.buf, own.count, own.type, plan.parent, kDataTag, comm);
   }
@@ -186,8 +175,8 @@ int Gather(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
 int Scatter(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
             const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
   if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, false);
-  int rc = Announce(plan, comm);
-  if (rc != MPI_SUCCESS || plan.held == 0) return rc;
+  if (plan.held == 0) return MPI_SUCCESS;
+  int rc = MPI_SUCCESS;
   void* mine = const_cast<void*>(own.buf);
   if (plan.pieces.size() == 1) {
     return PMPI_Recv(mine, own.count, own.type, plan.parent, kDataTag, comm,

@@ -52,8 +52,11 @@ void Merge(Side left, Side right, Range lr, Range rr, int root,
       s->direct += 1;
     }
   };
-  leave(&left, to_left, lr);
-  leave(&right, to_right, rr);
+  // A side merging into the root's cube joins the root directly anyway.
+  if (!left.has_root && !right.has_root) {
+    leave(&left, to_left, lr);
+    leave(&right, to_right, rr);
+  }
   merged->bytes = left.bytes + right.bytes;
   merged->has_root = left.has_root || right.has_root;
   merged->direct = left.direct + right.direct;
@@ -77,7 +80,6 @@ void Merge(Side left, Side right, Range lr, Range rr, int root,
 
 // A gather root takes its notice.
 void Apply(const Notice& n, int root, bool* active, Plan* plan) {
-  plan->direct_count = static_cast<int>(n.direct);
   switch (n.kind) {
     case kReceive:
       plan->pieces.push_back(Piece{static_cast<int>(n.peer), static_cast<int>(n.lo),
@@ -111,40 +113,93 @@ void Finish(Plan* plan) {
             [](const Piece& a, const Piece& b) { return a.lo < b.lo; });
 }
 
+// Runs the construction for every process locally, from all block sizes, and
+// returns the plan of `who` (and, for the root, every subcube that left).
+template <class SizeOf>
+void Simulate(int who, int size, int root, SizeOf size_of, int64_t threshold,
+              Plan* plan) {
+  Start(who, size_of(who), plan);
+  bool active = true;
+  std::vector<Side> sides(size);
+  for (int i = 0; i < size; ++i) sides[i] = Side{size_of(i), i, i == root, 0};
+  for (int d = 0; (int64_t{1} << d) < size; ++d) {
+    const int cubes = static_cast<int>(sides.size());
+    std::vector<Side> next((cubes + 1) / 2);
+    for (int b = 0; 2 * b < cubes; ++b) {
+      if (2 * b + 1 >= cubes) {
+        next[b] = sides[2 * b];
+        continue;
+      }
+      Notice nl, nr;
+      int64_t tl, tr;
+      Merge(sides[2 * b], sides[2 * b + 1], CubeOf(2 * b, d, size),
+            CubeOf(2 * b + 1, d, size), root, threshold, &next[b], &nl, &nr, &tl, &tr);
+      if (who == root) {
+        if (nl.kind == kLeave) plan->leavers.push_back(Direct{static_cast<int>(tl),
+                                                             static_cast<int>(nl.lo),
+                                                             static_cast<int>(nl.hi)});
+        if (nr.kind == kLeave) plan->leavers.push_back(Direct{static_cast<int>(tr),
+                                                             static_cast<int>(nr.lo),
+                                                             static_cast<int>(nr.hi)});
+      }
+      if (active && tl == who) Apply(nl, root, &active, plan);
+      if (active && tr == who) Apply(nr, root, &active, plan);
+    }
+    sides.swap(next);
+  }
+  Finish(plan);
+}
+
 }  // namespace
 
 int Build(MPI_Comm comm, int rank, int size, int root, int64_t my_bytes,
-          int64_t threshold, Plan* plan) {
+          const int64_t* all_bytes, int64_t threshold, Plan* plan) {
+  if (rank == root) {
+    // MPI_Gatherv's root knows every block size: it works out the whole
+    // tree alone, and no merge with its subcube needs a message.
+    Simulate(rank, size, root, [&](int i) { return all_bytes[i]; }, threshold, plan);
+    return MPI_SUCCESS;
+  }
   Start(rank, my_bytes, plan);
   bool active = true;
-  Side mine{my_bytes, rank, rank == root, 0};
+  Side mine{my_bytes, rank, 0, 0};
+  const auto holds_root = [root](Range r) { return r.lo <= root && root <= r.hi; };
   for (int d = 0; (int64_t{1} << d) < size; ++d) {
     const int index = rank >> d;
     const int partner = index ^ 1;
     if ((static_cast<int64_t>(partner) << d) >= size) continue;  // no partner
     const Range cube = CubeOf(index, d, size);
+    const Range other = CubeOf(partner, d, size);
     const int fixed_root = cube.hi;
+    if (holds_root(cube)) break;  // merged into the root's subcube: done
     if (rank == fixed_root) {
-      const Range other = CubeOf(partner, d, size);
-      Side theirs;
-      int rc = PMPI_Sendrecv(&mine, 4, MPI_INT64_T, other.hi, kTreeTag, &theirs, 4,
-                             MPI_INT64_T, other.hi, kTreeTag, comm, MPI_STATUS_IGNORE);
-      if (rc != MPI_SUCCESS) return rc;
-      const bool left = (index & 1) == 0;
-      Side merged;
-      Notice nl, nr;
-      int64_t tl, tr;
-      Merge(left ? mine : theirs, left ? theirs : mine, left ? cube : other,
-            left ? other : cube, root, threshold, &merged, &nl, &nr, &tl, &tr);
-      const Notice& notice = left ? nl : nr;
-      const int64_t target = left ? tl : tr;
+      Notice notice;
+      int64_t target = mine.gather_root;
+      if (holds_root(other)) {
+        // The root's subcube always wins: no exchange needed.
+        notice = Notice{kSend, root, mine.bytes, 0, 0, 0};
+      } else {
+        Side theirs;
+        int rc = PMPI_Sendrecv(&mine, 4, MPI_INT64_T, other.hi, kTreeTag, &theirs, 4,
+                               MPI_INT64_T, other.hi, kTreeTag, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return rc;
+        const bool left = (index & 1) == 0;
+        Side merged;
+        Notice nl, nr;
+        int64_t tl, tr;
+        Merge(left ? mine : theirs, left ? theirs : mine, left ? cube : other,
+              left ? other : cube, root, threshold, &merged, &nl, &nr, &tl, &tr);
+        notice = left ? nl : nr;
+        target = left ? tl : tr;
+        if (!left) mine = merged;  // the right side's fixed root goes on
+      }
       if (target == rank) {
         Apply(notice, root, &active, plan);
       } else if (target >= 0) {
-        rc = PMPI_Send(&notice, 6, MPI_INT64_T, static_cast<int>(target), kTreeTag, comm);
+        const int rc = PMPI_Send(&notice, 6, MPI_INT64_T, static_cast<int>(target),
+                                 kTreeTag, comm);
         if (rc != MPI_SUCCESS) return rc;
       }
-      if (!left) mine = merged;  // the right side's fixed root goes on
     } else if (active) {
       Notice notice;
       const int rc = PMPI_Recv(&notice, 6, MPI_INT64_T, fixed_root, kTreeTag, comm,
@@ -159,32 +214,11 @@ int Build(MPI_Comm comm, int rank, int size, int root, int64_t my_bytes,
 
 void BuildLocal(int rank, int size, int root, int64_t bytes, int64_t threshold,
                 Plan* plan) {
-  Start(rank, bytes, plan);
-  bool active = true;
-  std::vector<Side> sides(size);
-  for (int i = 0; i < size; ++i) sides[i] = Side{bytes, i, i == root, 0};
-  for (int d = 0; (int64_t{1} << d) < size; ++d) {
-    const int cubes = static_cast<int>(sides.size());
-    std::vector<Side> next((cubes + 1) / 2);
-    for (int b = 0; 2 * b < cubes; ++b) {
-      if (2 * b + 1 >= cubes) {
-        next[b] = sides[2 * b];
-        continue;
-      }
-      Notice nl, nr;
-      int64_t tl, tr;
-      Merge(sides[2 * b], sides[2 * b + 1], CubeOf(2 * b, d, size),
-            CubeOf(2 * b + 1, d, size), root, threshold, &next[b], &nl, &nr, &tl, &tr);
-      if (active && tl == rank) Apply(nl, root, &active, plan);
-      if (active && tr == rank) Apply(nr, root, &active, plan);
-    }
-    sides.swap(next);
-  }
-  Finish(plan);
+  Simulate(rank, size, root, [bytes](int) { return bytes; }, threshold, plan);
 }
 
-void Owners(const Plan& root_plan, int root, const std::vector<Direct>& direct,
-            std::vector<int>* owner) {
+void Owners(const Plan& root_plan, int root, std::vector<int>* owner) {
+  const std::vector<Direct>& direct = root_plan.leavers;
   for (const Piece& piece : root_plan.pieces) {
     for (int k = piece.lo; k <= piece.hi; ++k) (*owner)[k] = piece.peer;
   }

@@ -14,9 +14,9 @@
 // tells its gather root the outcome. Blocks stay in rank order throughout: a
 // gather root's data is a set of rank ranges in increasing order.
 //
-// Graceful degradation (§3): a side without the root whose data exceeds
-// `threshold` bytes leaves the tree; its gather root sends its data straight
-// to the root (announcing its rank range first). No gather root other than
+// Graceful degradation (§3): when two subcubes without the root merge, a side
+// whose data exceeds `threshold` bytes leaves the tree; its gather root sends
+// its data straight to the root. No gather root other than
 // the collective root ever holds more than 2 * threshold bytes, which bounds
 // the scratch memory rank-invariantly.
 //
@@ -44,6 +44,11 @@ struct Piece {
   int64_t bytes;
 };
 
+// A subcube that left the tree: its gather root and rank range.
+struct Direct {
+  int peer, lo, hi;
+};
+
 // What one process does with the data once the tree is built.
 struct Plan {
   int parent = -1;       // where this process's data goes; -1 at the root
@@ -51,7 +56,7 @@ struct Plan {
   int lo = 0, hi = 0;    // the rank range of the subcube it holds (if direct)
   int64_t held = 0;      // bytes it holds when sending (own block included)
   std::vector<Piece> pieces;  // own block and children, in rank order
-  int direct_count = 0;  // at the root: how many subcubes left the tree
+  std::vector<Direct> leavers;  // at the root: the subcubes that left the tree
 };
 
 // No degradation: every block travels through the tree.
@@ -71,29 +76,26 @@ inline int64_t ThresholdFor(uint64_t mem_budget) {
 // The most scratch any rank takes with `threshold` (rank-invariant).
 inline uint64_t ScratchFor(int64_t threshold) { return 2 * static_cast<uint64_t>(threshold); }
 
-// Builds the tree with ceil(log2 p) rounds of constant-size messages on
-// `comm` (a private communicator: tag kTreeTag). `my_bytes` is this process's
-// block size. Returns the MPI error code.
+// Builds the tree with at most ceil(log2 p) rounds of constant-size messages
+// on `comm` (a private communicator: tag kTreeTag). `my_bytes` is this
+// process's block size; the root, which knows every block size (MPI's
+// contract), passes them all in `all_bytes` and works out the whole tree
+// without messages, so merges with the root's subcube need none either.
+// Returns the MPI error code.
 int Build(MPI_Comm comm, int rank, int size, int root, int64_t my_bytes,
-          int64_t threshold, Plan* plan);
+          const int64_t* all_bytes, int64_t threshold, Plan* plan);
 
 // The same tree when every block has `bytes` bytes, computed locally.
 void BuildLocal(int rank, int size, int root, int64_t bytes, int64_t threshold,
                 Plan* plan);
 
 // At the root: which sender's message carries rank k's block, for every k,
-// given the root's children (its plan) and the subcubes that left the tree
-// (their gather root and range, from their announcements). A direct sender's
-// range excludes smaller subcubes inside it that left too.
-struct Direct {
-  int peer, lo, hi;
-};
-void Owners(const Plan& root_plan, int root, const std::vector<Direct>& direct,
-            std::vector<int>* owner);
+// given the root's children and the subcubes that left the tree (its plan).
+// A direct sender's range excludes smaller subcubes inside it that left too.
+void Owners(const Plan& root_plan, int root, std::vector<int>* owner);
 
 inline constexpr int kTreeTag = 1;
-inline constexpr int kAnnounceTag = 2;  // a direct sender's {lo, hi}
-inline constexpr int kDataTag = 3;
+inline constexpr int kDataTag = 2;
 
 }  // namespace colltune::shim::tuw
 
