@@ -14,8 +14,28 @@ struct RootMessage {
   std::vector<int> ranks;
 };
 
-// The root's messages, from its plan.
-void RootMessages(const Plan& plan, int size, int root, std::vector<RootMessage>* messages) {
+// A message slot of `messages`, reused: its rank list keeps its capacity.
+RootMessage& Slot(std::vector<RootMessage>* messages, int* used, int peer) {
+  if (*used == static_cast<int>(messages->size())) messages->emplace_back();
+  RootMessage& m = (*messages)[(*used)++];
+  m.peer = peer;
+  m.ranks.clear();
+  return m;
+}
+
+// The root's messages, from its plan; returns how many of `messages` hold
+// them. Without subcubes that left the tree (small data) they are the
+// children's pieces, each a range of ranks.
+int RootMessages(const Plan& plan, int size, int root, std::vector<RootMessage>* messages) {
+  int used = 0;
+  if (plan.leavers.empty()) {
+    for (const Piece& piece : plan.pieces) {
+      if (piece.peer == root) continue;
+      RootMessage& m = Slot(messages, &used, piece.peer);
+      for (int k = piece.lo; k <= piece.hi; ++k) m.ranks.push_back(k);
+    }
+    return used;
+  }
   std::vector<int> owner(size, -1);
   Owners(plan, root, &owner);
   std::vector<int> index(size, -1);
@@ -23,11 +43,12 @@ void RootMessages(const Plan& plan, int size, int root, std::vector<RootMessage>
     const int peer = owner[k];
     if (peer < 0 || peer == root) continue;
     if (index[peer] < 0) {
-      index[peer] = static_cast<int>(messages->size());
-      messages->push_back(RootMessage{peer, {}});
+      index[peer] = used;
+      Slot(messages, &used, peer);
     }
     (*messages)[index[peer]].ranks.push_back(k);
   }
+  return used;
 }
 
 // The datatype (and start address and count) describing `ranks`' blocks in
@@ -73,15 +94,17 @@ int RootType(const RootBuffer& at, const Layout& layout, const std::vector<int>&
 // copied locally, everything completed before the types are freed.
 int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own,
            const RootBuffer& at, bool gather) {
-  std::vector<RootMessage> messages;
-  RootMessages(plan, size, root, &messages);
+  thread_local std::vector<RootMessage> messages;
+  const int count_messages = RootMessages(plan, size, root, &messages);
   Layout layout;
   int rc = GetLayout(at.type, &layout);
   if (rc != MPI_SUCCESS) return rc;
-  std::vector<MPI_Request> requests;
-  std::vector<MPI_Datatype> made_types;
-  requests.reserve(messages.size());
-  for (const RootMessage& m : messages) {
+  thread_local std::vector<MPI_Request> requests;
+  thread_local std::vector<MPI_Datatype> made_types;
+  requests.clear();
+  made_types.clear();
+  for (int i = 0; i < count_messages; ++i) {
+    const RootMessage& m = messages[i];
     void* start = nullptr;
     int count = 0;
     MPI_Datatype type = at.type;

@@ -102,8 +102,14 @@ void Apply(const Notice& n, int root, bool* active, Plan* plan) {
   }
 }
 
+// Plans are reused call after call (thread-local in the algorithms), so their
+// vectors keep their capacity: a call allocates nothing once warm.
 void Start(int rank, int64_t my_bytes, Plan* plan) {
-  *plan = Plan{};
+  plan->parent = -1;
+  plan->direct = false;
+  plan->lo = plan->hi = 0;
+  plan->pieces.clear();
+  plan->leavers.clear();
   plan->held = my_bytes;
   plan->pieces.push_back(Piece{rank, rank, rank, my_bytes});
 }
@@ -120,20 +126,24 @@ void Simulate(int who, int size, int root, SizeOf size_of, int64_t threshold,
               Plan* plan) {
   Start(who, size_of(who), plan);
   bool active = true;
-  std::vector<Side> sides(size);
+  // One array, merged in place: cube b of round d+1 lands in slot b, which
+  // round d no longer needs.
+  thread_local std::vector<Side> sides;
+  sides.resize(size);
   for (int i = 0; i < size; ++i) sides[i] = Side{size_of(i), i, i == root, 0};
+  int cubes = size;
   for (int d = 0; (int64_t{1} << d) < size; ++d) {
-    const int cubes = static_cast<int>(sides.size());
-    std::vector<Side> next((cubes + 1) / 2);
     for (int b = 0; 2 * b < cubes; ++b) {
       if (2 * b + 1 >= cubes) {
-        next[b] = sides[2 * b];
+        sides[b] = sides[2 * b];
         continue;
       }
       Notice nl, nr;
       int64_t tl, tr;
+      Side merged;
       Merge(sides[2 * b], sides[2 * b + 1], CubeOf(2 * b, d, size),
-            CubeOf(2 * b + 1, d, size), root, threshold, &next[b], &nl, &nr, &tl, &tr);
+            CubeOf(2 * b + 1, d, size), root, threshold, &merged, &nl, &nr, &tl, &tr);
+      sides[b] = merged;
       if (who == root) {
         if (nl.kind == kLeave) plan->leavers.push_back(Direct{static_cast<int>(tl),
                                                              static_cast<int>(nl.lo),
@@ -145,7 +155,7 @@ void Simulate(int who, int size, int root, SizeOf size_of, int64_t threshold,
       if (active && tl == who) Apply(nl, root, &active, plan);
       if (active && tr == who) Apply(nr, root, &active, plan);
     }
-    sides.swap(next);
+    cubes = (cubes + 1) / 2;
   }
   Finish(plan);
 }

@@ -23,14 +23,15 @@ int Run(const ScattervCall& c, const CollEnv& env) {
   if (rc != MPI_SUCCESS) return rc;
   const int64_t bytes = OwnBytes(c, env.rank);
   if (bytes < 0) return MPI_ERR_TYPE;
-  std::vector<int64_t> all;  // the root knows every block size
+  // Thread-local: reused call after call, nothing allocated once warm.
+  thread_local std::vector<int64_t> all;  // the root knows every block size
   if (env.rank == c.root) {
     const int64_t type_size = TypeSize(c.sendtype);
     if (type_size < 0) return MPI_ERR_TYPE;
     all.resize(env.size);
     for (int i = 0; i < env.size; ++i) all[i] = c.sendcounts[i] * type_size;
   }
-  tuw::Plan plan;
+  thread_local tuw::Plan plan;
   rc = tuw::Build(comm, env.rank, env.size, c.root, bytes, all.data(),
                   tuw::ThresholdFor(env.mem_budget), &plan);
   if (rc != MPI_SUCCESS) return rc;
