@@ -157,10 +157,9 @@ std::vector<int64_t> Offsets(const Plan& plan) {
   return offsets;
 }
 
-}  // namespace
-
-int Gather(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
-           const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
+// Gathers along `plan`: children's receives posted at once, one send.
+int GatherAlong(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
+                const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
   if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, true);
   if (plan.held == 0) return MPI_SUCCESS;
   int rc = MPI_SUCCESS;
@@ -195,8 +194,9 @@ int Gather(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
                    comm);
 }
 
-int Scatter(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
-            const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
+// Scatters along `plan`: one receive, then the children's sends.
+int ScatterAlong(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
+                 const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
   if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, false);
   if (plan.held == 0) return MPI_SUCCESS;
   int rc = MPI_SUCCESS;
@@ -233,6 +233,55 @@ int Scatter(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
                        : PMPI_Waitall(static_cast<int>(requests.size()),
                                       requests.data(), MPI_STATUSES_IGNORE);
   return rc != MPI_SUCCESS ? rc : wait;
+}
+
+// The call's tree, in a thread-local plan reused call after call (nothing is
+// allocated once warm), and the private communicator.
+int Prepare(const CollEnv& env, const Call& call, MPI_Comm* comm, const Plan** plan) {
+  thread_local Plan reused;
+  thread_local std::vector<int64_t> all;  // the root knows every block size
+  int rc = P2PComm(env, comm);
+  if (rc != MPI_SUCCESS) return rc;
+  if (call.my_bytes < 0) return MPI_ERR_TYPE;
+  const int64_t threshold = ThresholdFor(env.mem_budget);
+  *plan = &reused;
+  if (call.regular) {
+    BuildLocal(env.rank, env.size, call.root, call.my_bytes, threshold, &reused);
+    return MPI_SUCCESS;
+  }
+  if (env.rank == call.root) {
+    const int64_t type_size = TypeSize(call.at_root.type);
+    if (type_size < 0) return MPI_ERR_TYPE;
+    all.resize(env.size);
+    for (int i = 0; i < env.size; ++i) all[i] = call.at_root.Count(i) * type_size;
+  }
+  return Build(*comm, env.rank, env.size, call.root, call.my_bytes, all.data(), threshold,
+               &reused);
+}
+
+}  // namespace
+
+std::optional<uint64_t> Need(int root, const CollEnv& env) {
+  if (!RootInRange(root, env) || env.p2p == nullptr) return std::nullopt;
+  return ScratchFor(ThresholdFor(env.mem_budget));
+}
+
+int Gather(const CollEnv& env, const Call& call) {
+  MPI_Comm comm;
+  const Plan* plan;
+  const int rc = Prepare(env, call, &comm, &plan);
+  if (rc != MPI_SUCCESS) return rc;
+  return GatherAlong(*plan, comm, env.rank, env.size, call.root, call.own, call.at_root,
+                     env.scratch);
+}
+
+int Scatter(const CollEnv& env, const Call& call) {
+  MPI_Comm comm;
+  const Plan* plan;
+  const int rc = Prepare(env, call, &comm, &plan);
+  if (rc != MPI_SUCCESS) return rc;
+  return ScatterAlong(*plan, comm, env.rank, env.size, call.root, call.own, call.at_root,
+                      env.scratch);
 }
 
 }  // namespace colltune::shim::tuw

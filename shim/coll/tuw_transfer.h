@@ -12,7 +12,11 @@
 #ifndef COLLTUNE_SHIM_COLL_TUW_TRANSFER_H_
 #define COLLTUNE_SHIM_COLL_TUW_TRANSFER_H_
 
+#include <optional>
+
+#include "shim/coll/algorithm.h"
 #include "shim/coll/datatype.h"
+#include "shim/coll/env.h"
 #include "shim/coll/scratch.h"
 #include "shim/coll/tuw_tree.h"
 
@@ -33,15 +37,24 @@ struct RootBuffer {
   }
 };
 
-// Gathers along `plan`. `own` is this process's block (at the root, null buf
-// for MPI_IN_PLACE). Returns the MPI error code.
-int Gather(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
-           const Block& own, const RootBuffer& at_root, ScratchPool* scratch);
+// One call of a TUW algorithm.
+struct Call {
+  int root;
+  int64_t my_bytes;  // this process's block size (at an in-place root too)
+  // Every block has my_bytes (MPI_Gather, MPI_Scatter): the tree is computed
+  // locally. Otherwise it is built with messages, the root taking all sizes
+  // from at_root.
+  bool regular;
+  Block own;  // this process's block; at an in-place root, null buf
+  RootBuffer at_root;
+};
 
-// Scatters along `plan`. `own` is where this process's block goes (at the
-// root, null buf for MPI_IN_PLACE).
-int Scatter(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
-            const Block& own, const RootBuffer& at_root, ScratchPool* scratch);
+// The scratch bound of a call (rank-invariant), or nullopt when it cannot run.
+std::optional<uint64_t> Need(int root, const CollEnv& env);
+
+// Builds the tree and gathers (scatters) along it. Returns the MPI error code.
+int Gather(const CollEnv& env, const Call& call);
+int Scatter(const CollEnv& env, const Call& call);
 
 }  // namespace colltune::shim::tuw
 

@@ -65,6 +65,35 @@ std::string FindAgent(const std::string& configured) {
   return "";
 }
 
+pid_t StartAgent(const std::string& program, const std::vector<std::string>& args,
+                 int stdout_fd, bool pass_stderr, std::string* error) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  if (stdout_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, stdout_fd, STDOUT_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  if (!pass_stderr) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(program.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> env = AgentEnvironment();
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(),
+                             env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    *error = "cannot start " + program + ": " + strerror(rc);
+    return -1;
+  }
+  return pid;
+}
+
 AgentResult RunAgent(const std::string& program,
                      const std::vector<std::string>& args, int timeout_ms,
                      size_t max_output, bool pass_stderr) {
@@ -75,29 +104,10 @@ AgentResult RunAgent(const std::string& program,
     result.error = std::string("pipe: ") + strerror(errno);
     return result;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-                                   O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  if (!pass_stderr) {
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
-                                     O_WRONLY, 0);
-  }
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(program.c_str()));
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> env = AgentEnvironment();
-
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(),
-                       env.data());
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = StartAgent(program, args, fds[1], pass_stderr, &result.error);
   close(fds[1]);
-  if (rc != 0) {
+  if (pid < 0) {
     close(fds[0]);
-    result.error = "cannot start " + program + ": " + strerror(rc);
     return result;
   }
 

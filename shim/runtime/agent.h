@@ -9,6 +9,8 @@
 #ifndef COLLTUNE_SHIM_RUNTIME_AGENT_H_
 #define COLLTUNE_SHIM_RUNTIME_AGENT_H_
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -24,6 +26,12 @@ struct AgentResult {
 // The agent to run: `configured` (COLLTUNE_AGENT) if set, else `colltune`
 // next to the shim library or in ../bin from it; empty if none exists.
 std::string FindAgent(const std::string& configured);
+
+// Starts `program` with `args`, stdin from /dev/null, stdout to `stdout_fd`
+// (-1: /dev/null), stderr to ours when `pass_stderr` (else /dev/null), and
+// the environment minus LD_PRELOAD. Returns its pid, or -1 with *error set.
+pid_t StartAgent(const std::string& program, const std::vector<std::string>& args,
+                 int stdout_fd, bool pass_stderr, std::string* error);
 
 // Runs `program` with `args` and returns within about `timeout_ms`. Output
 // beyond `max_output` bytes is an error. The agent's stderr goes to ours when

@@ -1,8 +1,5 @@
 #include "shim/runtime/report.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -10,7 +7,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <vector>
 
 #include "common/limits.h"
@@ -18,8 +14,6 @@
 #include "shim/runtime/agent.h"
 #include "shim/runtime/cache.h"
 #include "shim/runtime/log.h"
-
-extern char** environ;
 
 namespace colltune::shim {
 namespace {
@@ -227,29 +221,10 @@ void SnapshotReport(const Totals& mine, const ReportPlan& plan,
     return;
   }
   if (plan.server.empty() || plan.agent.empty()) return;
-  std::vector<std::string> args = FlushArgs(plan);
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(plan.agent.c_str()));
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> env;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    if (strncmp(*e, "LD_PRELOAD=", 11) != 0) env.push_back(*e);
-  }
-  env.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  if (!plan.agent_stderr) {
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  }
-  pid_t pid = 0;
-  if (posix_spawn(&pid, plan.agent.c_str(), &actions, nullptr, argv.data(),
-                  env.data()) == 0) {
-    *agent_pid = pid;
-  }
-  posix_spawn_file_actions_destroy(&actions);
+  std::string spawn_error;
+  const pid_t pid = StartAgent(plan.agent, FlushArgs(plan), -1, plan.agent_stderr,
+                               &spawn_error);
+  if (pid > 0) *agent_pid = pid;
 }
 
 }  // namespace colltune::shim

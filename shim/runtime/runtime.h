@@ -74,8 +74,6 @@ class Runtime {
   bool Active(Collective c) const { return table_.Active(c); }
   // Sampling (and exploration) is on: every call ticks its communicator.
   bool Observing() const { return observe_.enabled(); }
-  // Neither a table rule nor observing concerns `c`: call the library.
-  bool PassThrough(Collective c) const { return !observe_.enabled() && !Active(c); }
   // Exploration runs: events must be rank-consistent, so every call counts
   // on its communicator. Without it sampling needs no agreement between
   // ranks, and a per-thread countdown picks the calls to time.

@@ -719,20 +719,25 @@ Result TestBcast(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
                  TolOf(k, comm));
 }
 
-// Own block of a buffer of blocks of `count` elements of `type`.
-char* BlockAt(Buffer& b, MPI_Datatype type, int64_t count, int index) {
+// Element `element` of a buffer of `type`; filling `count` elements from
+// there, or block `index` of `count` elements, with packed values.
+char* ElementAt(Buffer& b, MPI_Datatype type, int64_t element) {
   MPI_Aint lb, extent;
   MPI_Type_get_extent(type, &lb, &extent);
-  return b.base + extent * count * index;
+  return b.base + extent * element;
+}
+
+void FillAt(Buffer& b, MPI_Datatype type, int64_t count, int64_t element,
+            const std::vector<unsigned char>& packed) {
+  if (count == 0) return;
+  int position = 0;
+  MPI_Unpack(packed.data(), static_cast<int>(packed.size()), &position,
+             ElementAt(b, type, element), static_cast<int>(count), type, MPI_COMM_SELF);
 }
 
 void FillBlock(Buffer& b, MPI_Datatype type, int64_t count, int index,
                const std::vector<unsigned char>& packed) {
-  if (count == 0) return;
-  int position = 0;
-  MPI_Unpack(packed.data(), static_cast<int>(packed.size()), &position,
-             BlockAt(b, type, count, index), static_cast<int>(count), type,
-             MPI_COMM_SELF);
+  FillAt(b, type, count, count * index, packed);
 }
 
 // Gather and scatter: one block of `count` elements per rank; in mixed cases
@@ -880,20 +885,6 @@ void IrregularLayout(const Case& k, int size, std::vector<int>* counts,
   }
   *what = std::string(kDistributions[dist]) +
           (order == 0 ? " contiguous" : order == 1 ? " reversed+gaps" : " shuffled+gaps");
-}
-
-char* ElementAt(Buffer& b, MPI_Datatype type, int64_t element) {
-  MPI_Aint lb, extent;
-  MPI_Type_get_extent(type, &lb, &extent);
-  return b.base + extent * element;
-}
-
-void FillAt(Buffer& b, MPI_Datatype type, int64_t count, int64_t element,
-            const std::vector<unsigned char>& packed) {
-  if (count == 0) return;
-  int position = 0;
-  MPI_Unpack(packed.data(), static_cast<int>(packed.size()), &position,
-             ElementAt(b, type, element), static_cast<int>(count), type, MPI_COMM_SELF);
 }
 
 Result Annotated(Result r, const std::string& what) {

@@ -6,30 +6,22 @@
 
 #include "shim/coll/gather/algorithms.h"
 #include "shim/coll/tuw_transfer.h"
-#include "shim/coll/tuw_tree.h"
 
 namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
-  if (!RootInRange(c.root, env) || env.p2p == nullptr) return std::nullopt;
   const int64_t bytes = c.KeyBytes(env.rank);
   if (bytes < 0 || bytes > INT_MAX) return std::nullopt;
-  return tuw::ScratchFor(tuw::ThresholdFor(env.mem_budget));
+  return tuw::Need(c.root, env);
 }
 
 int Run(const GatherCall& c, const CollEnv& env) {
-  MPI_Comm comm;
-  const int rc = P2PComm(env, &comm);
-  if (rc != MPI_SUCCESS) return rc;
-  thread_local tuw::Plan plan;  // reused: nothing allocated once warm
-  tuw::BuildLocal(env.rank, env.size, c.root, c.KeyBytes(env.rank),
-                  tuw::ThresholdFor(env.mem_budget), &plan);
   const bool in_place = env.rank == c.root && c.sendbuf == MPI_IN_PLACE;
   const Block own = in_place ? Block{nullptr, 0, c.recvtype}
                              : Block{c.sendbuf, c.sendcount, c.sendtype};
   const tuw::RootBuffer at_root{c.recvbuf, c.recvtype, nullptr, nullptr, c.recvcount};
-  return tuw::Gather(plan, comm, env.rank, env.size, c.root, own, at_root, env.scratch);
+  return tuw::Gather(env, tuw::Call{c.root, c.KeyBytes(env.rank), true, own, at_root});
 }
 
 }  // namespace

@@ -3,42 +3,21 @@
 // the root sends each child its subtree's blocks in place (an indexed
 // datatype over its displacements), and every process forwards its
 // children's parts of what it received.
-#include <vector>
-
 #include "shim/coll/scatterv/algorithms.h"
 #include "shim/coll/tuw_transfer.h"
-#include "shim/coll/tuw_tree.h"
 
 namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const ScattervCall& c, const CollEnv& env) {
-  if (!RootInRange(c.root, env) || env.p2p == nullptr) return std::nullopt;
-  return tuw::ScratchFor(tuw::ThresholdFor(env.mem_budget));
+  return tuw::Need(c.root, env);
 }
 
 int Run(const ScattervCall& c, const CollEnv& env) {
-  MPI_Comm comm;
-  int rc = P2PComm(env, &comm);
-  if (rc != MPI_SUCCESS) return rc;
-  const int64_t bytes = OwnBytes(c, env.rank);
-  if (bytes < 0) return MPI_ERR_TYPE;
-  // Thread-local: reused call after call, nothing allocated once warm.
-  thread_local std::vector<int64_t> all;  // the root knows every block size
-  if (env.rank == c.root) {
-    const int64_t type_size = TypeSize(c.sendtype);
-    if (type_size < 0) return MPI_ERR_TYPE;
-    all.resize(env.size);
-    for (int i = 0; i < env.size; ++i) all[i] = c.sendcounts[i] * type_size;
-  }
-  thread_local tuw::Plan plan;
-  rc = tuw::Build(comm, env.rank, env.size, c.root, bytes, all.data(),
-                  tuw::ThresholdFor(env.mem_budget), &plan);
-  if (rc != MPI_SUCCESS) return rc;
   const tuw::RootBuffer at_root{const_cast<void*>(c.sendbuf), c.sendtype, c.sendcounts,
                                 c.displs, 0};
-  return tuw::Scatter(plan, comm, env.rank, env.size, c.root, OwnBlock(c, env.rank),
-                      at_root, env.scratch);
+  return tuw::Scatter(env, tuw::Call{c.root, OwnBytes(c, env.rank), false,
+                                     OwnBlock(c, env.rank), at_root});
 }
 
 }  // namespace
