@@ -9,19 +9,23 @@
 #include <cstdlib>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 
 #include "bench/measure.h"
 #include "bench/options.h"
 #include "bench/upload.h"
 #include "client/client.h"
+#include "common/problems.h"
 #include "common/stats.h"
 
 namespace colltune::bench {
 namespace {
 
-using PointKey = std::tuple<int, int, int64_t>;  // collective, algorithm, bytes
+// collective, algorithm, bytes, problem ("" but for irregular collectives)
+using PointKey = std::tuple<int, int, int64_t, std::string>;
 
 std::string Hostname() {
   char name[256] = {0};
@@ -44,7 +48,7 @@ v1::Context ContextProto(const Options& o, const Bench& b) {
 // every rank, which must skip the same points.
 std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
                                 const std::string& campaign) {
-  std::vector<int64_t> flat;  // triples
+  std::vector<int64_t> flat;  // (collective, algorithm, bytes, problem index + 1)
   if (b.rank == 0 && !o.server.empty() && o.resume) {
     auto stub = client::Connect(o.server);
     v1::GetCampaignRequest request;
@@ -61,8 +65,12 @@ std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
     for (const v1::StoredPoint& p : response.points()) {
       auto c = ParseCollective(p.collective());
       auto a = ParseAlgorithm(p.algorithm());
-      if (p.launch() != o.launch || !c || !a) continue;
-      flat.insert(flat.end(), {IndexOf(*c), IndexOf(*a), p.msg_bytes()});
+      const std::optional<Problem> problem = ParseProblem(p.problem());
+      if (p.launch() != o.launch || !c || !a || (!problem && !p.problem().empty())) {
+        continue;
+      }
+      flat.insert(flat.end(), {IndexOf(*c), IndexOf(*a), p.msg_bytes(),
+                               problem ? static_cast<int64_t>(*problem) + 1 : 0});
     }
   }
   int64_t n = static_cast<int64_t>(flat.size());
@@ -70,9 +78,11 @@ std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
   flat.resize(n);
   PMPI_Bcast(flat.data(), static_cast<int>(n), MPI_INT64_T, 0, b.comm);
   std::set<PointKey> stored;
-  for (int64_t i = 0; i + 2 < n; i += 3) {
+  for (int64_t i = 0; i + 3 < n; i += 4) {
+    const std::string problem =
+        flat[i + 3] ? std::string(NameOf(static_cast<Problem>(flat[i + 3] - 1))) : "";
     stored.insert({static_cast<int>(flat[i]), static_cast<int>(flat[i + 1]),
-                   flat[i + 2]});
+                   flat[i + 2], problem});
   }
   return stored;
 }
@@ -80,15 +90,38 @@ std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
 struct Row {
   Collective collective;
   int64_t bytes;
+  std::string problem;
   Algorithm algorithm;
   Summary summary;
 };
 
+// A point of the campaign: a size, and for gatherv and scatterv a block-size
+// distribution whose average block that size is.
+struct Point {
+  int64_t requested;
+  std::optional<Problem> problem;
+  std::string ProblemName() const {
+    return problem ? std::string(NameOf(*problem)) : std::string();
+  }
+};
+
+std::vector<Point> PointsOf(Collective c, const Bench& b) {
+  std::vector<Point> points;
+  if (!InfoOf(c).irregular) {
+    for (int64_t bytes : b.sizes) points.push_back({bytes, std::nullopt});
+    return points;
+  }
+  for (int64_t bytes : b.irregular_sizes) {
+    for (Problem problem : kAllProblems) points.push_back({bytes, problem});
+  }
+  return points;
+}
+
 void PrintRows(const std::vector<Row>& rows, bool csv) {
-  std::map<std::pair<int, int64_t>, double> defaults;
+  std::map<std::tuple<int, int64_t, std::string>, double> defaults;
   for (const Row& r : rows) {
     if (r.algorithm == Algorithm::kDefault) {
-      defaults[{IndexOf(r.collective), r.bytes}] = r.summary.median;
+      defaults[{IndexOf(r.collective), r.bytes, r.problem}] = r.summary.median;
     }
   }
   if (csv) {
@@ -99,11 +132,12 @@ void PrintRows(const std::vector<Row>& rows, bool csv) {
            "algorithm", "nrep", "median_us", "min_us", "speedup");
   }
   for (const Row& r : rows) {
-    auto d = defaults.find({IndexOf(r.collective), r.bytes});
+    auto d = defaults.find({IndexOf(r.collective), r.bytes, r.problem});
     const double speedup = d != defaults.end() && r.summary.median > 0
                                ? d->second / r.summary.median
                                : 0;
-    const std::string coll(InfoOf(r.collective).name);
+    const std::string coll = std::string(InfoOf(r.collective).name) +
+                             (r.problem.empty() ? "" : "/" + r.problem);
     const std::string alg(InfoOf(r.algorithm).name);
     if (csv) {
       printf("%s,%lld,%s,%lld,%.9g,%.9g,%.9g,%.4f\n", coll.c_str(),
@@ -145,20 +179,23 @@ int RunCampaign(const Options& o, Bench& b) {
   long long repetitions = 0, skipped = 0, uploaded = 0;
   int64_t table_version = 0;
   const double start = PMPI_Wtime();
-  const size_t points = b.collectives.size() * b.sizes.size();
+  size_t points = 0;
+  for (Collective c : b.collectives) points += PointsOf(c, b).size();
   size_t done_points = 0;
   for (Collective c : b.collectives) {
     std::vector<v1::Measurement> pending;
     std::vector<double> budgets;  // NREP step 1, per algorithm, on first need
     std::vector<Algorithm> budget_algorithms;
-    std::set<int64_t> seen;  // requested sizes that round to the same bytes
-    for (int64_t requested : b.sizes) {
+    // Requested sizes that round to the same bytes are measured once.
+    std::set<std::pair<int64_t, std::string>> seen;
+    for (const Point& point : PointsOf(c, b)) {
       ++done_points;
-      auto w = Workload::Make(c, requested, b.reduce, b.env);
-      if (!seen.insert(w->bytes()).second) continue;
+      auto w = Workload::Make(c, point.requested, b.reduce, b.env, point.problem);
+      const std::string problem = point.ProblemName();
+      if (!seen.insert({w->bytes(), problem}).second) continue;
       std::vector<Algorithm> algorithms;
       for (Algorithm a : Runnable(*w)) {
-        if (stored.count({IndexOf(c), IndexOf(a), w->bytes()})) {
+        if (stored.count({IndexOf(c), IndexOf(a), w->bytes(), problem})) {
           ++skipped;
         } else {
           algorithms.push_back(a);
@@ -186,34 +223,38 @@ int RunCampaign(const Options& o, Bench& b) {
       std::vector<int> rc;
       std::vector<std::vector<double>> samples =
           MeasureInterleaved(*w, algorithms, nrep, o.warmup,
-                             PointSeed(c, w->bytes(), o.launch), *b.sync, &rc);
+                             PointSeed(c, w->bytes(), o.launch) ^
+                                 (point.problem ? static_cast<uint64_t>(*point.problem) + 1 : 0),
+                             *b.sync, &rc);
       for (int n : nrep) repetitions += n;
       if (b.rank != 0) continue;
       const std::string coll(InfoOf(c).name);
       for (size_t a = 0; a < algorithms.size(); ++a) {
         const std::string name(InfoOf(algorithms[a]).name);
         if (rc[a] != MPI_SUCCESS) {
-          fprintf(stderr, "colltune-bench: %s %lld B %s failed with MPI error %d\n",
-                  coll.c_str(), static_cast<long long>(w->bytes()), name.c_str(),
-                  rc[a]);
+          fprintf(stderr, "colltune-bench: %s %lld B %s %s failed with MPI error %d\n",
+                  coll.c_str(), static_cast<long long>(w->bytes()), problem.c_str(),
+                  name.c_str(), rc[a]);
           exit_code = 1;
           continue;
         }
-        rows.push_back({c, w->bytes(), algorithms[a], Summarize(samples[a])});
+        rows.push_back({c, w->bytes(), problem, algorithms[a], Summarize(samples[a])});
         v1::Measurement m;
         m.set_collective(coll);
         m.set_algorithm(name);
         m.set_msg_bytes(w->bytes());
+        m.set_problem(problem);
         for (double v : samples[a]) m.add_samples(v);
         pending.push_back(std::move(m));
         if (!o.quiet) {
           const double elapsed = PMPI_Wtime() - start;
           const double eta = elapsed / done_points * (points - done_points);
           fprintf(stderr,
-                  "colltune-bench: [%zu/%zu] %s %lld B %s: median %.2f us "
+                  "colltune-bench: [%zu/%zu] %s %lld B%s%s %s: median %.2f us "
                   "(%d reps), ETA %.0f s\n",
                   done_points, points, coll.c_str(),
-                  static_cast<long long>(w->bytes()), name.c_str(),
+                  static_cast<long long>(w->bytes()), problem.empty() ? "" : " ",
+                  problem.c_str(), name.c_str(),
                   rows.back().summary.median * 1e6, nrep[a], eta);
         }
       }

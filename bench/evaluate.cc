@@ -144,6 +144,9 @@ int RunEvaluate(const Options& o, Bench& b) {
       b.rank == 0 ? Established(o, b) : std::set<std::pair<int, int64_t>>();
   std::vector<Point> points;
   for (Collective c : b.collectives) {
+    // gatherv and scatterv are judged on seed 000's block distributions by
+    // their campaign points and by `colltune-bench --irregular`, not here.
+    if (InfoOf(c).irregular) continue;
     std::set<int64_t> seen;
     for (int64_t requested : b.sizes) {
       auto w = Workload::Make(c, requested, b.reduce, b.env);

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "bench/options.h"
-#include "bench/problems.h"
+#include "common/problems.h"
 #include "shim/coll/algorithm.h"
 #include "shim/coll/calls.h"
 

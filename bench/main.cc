@@ -37,6 +37,11 @@ int main(int argc, char** argv) {
   app.add_option("--sizes", o.sizes, "Message sizes in bytes (suffix K or M allowed)")
       ->delimiter(',')
       ->check(size_check);
+  app.add_option("--irregular-sizes", o.irregular_sizes,
+                 "gatherv, scatterv: average block sizes in bytes, each measured "
+                 "with seed 000's six block-size distributions")
+      ->delimiter(',')
+      ->check(size_check);
   app.add_option("--nrep", o.nrep,
                  "Repetitions per point: 'auto' (NREP estimation) or a count")
       ->check([](const std::string& s) {

@@ -19,11 +19,14 @@ namespace colltune::bench {
 struct Options {
   std::string server;
   std::vector<std::string> collectives = {
-      "allgather", "allreduce", "alltoall", "bcast", "gather",
-      "reduce", "reduce_scatter_block", "scan", "scatter"};
+      "allgather", "allreduce", "alltoall", "bcast", "gather", "gatherv",
+      "reduce", "reduce_scatter_block", "scan", "scatter", "scatterv"};
   std::vector<std::string> sizes = {"1",    "8",    "64",   "256",  "1K",
                                     "4K",   "16K",  "32K",  "64K",  "128K",
                                     "256K", "512K", "1M"};
+  // gatherv and scatterv: average block sizes, each measured with seed
+  // 000's six block-size distributions (common/problems.h).
+  std::vector<std::string> irregular_sizes = {"8", "256", "8K"};
   std::string campaign;
   int launch = 0;
   std::string cluster;
@@ -63,6 +66,7 @@ struct Bench {
   ReduceType reduce{};
   std::vector<Collective> collectives;
   std::vector<int64_t> sizes;
+  std::vector<int64_t> irregular_sizes;
   std::unique_ptr<Synchronizer> sync;
   int fixed_nrep = 0;  // 0: estimate (NREP)
 };

@@ -25,7 +25,8 @@ void Bind(const Call& call, const shim::CollEnv& env,
 
 std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
                                          ReduceType reduce,
-                                         const shim::CollEnv& env) {
+                                         const shim::CollEnv& env,
+                                         std::optional<Problem> problem) {
   std::unique_ptr<Workload> w(new Workload);
   w->collective_ = c;
   const int64_t p = env.size;
@@ -75,23 +76,32 @@ std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
            env, &w->eligible_, &w->run_);
       break;
     case Collective::kGatherv:
-    case Collective::kScatterv:
+    case Collective::kScatterv: {
       w->bytes_ = block;
-      bytes_of(p * block);
-      w->counts_.assign(p, block);
+      // The same seed on every rank: all agree on every block's size.
+      w->counts_ = problem ? BlockCounts(*problem, static_cast<int>(p), block,
+                                         0x5eed0000u + static_cast<uint64_t>(block))
+                           : std::vector<int>(p, block);
       w->displs_.resize(p);
-      for (int i = 0; i < p; ++i) w->displs_[i] = i * block;
+      int64_t total = 0;
+      for (int i = 0; i < p; ++i) {
+        w->displs_[i] = static_cast<int>(total);
+        total += w->counts_[i];
+      }
+      bytes_of(total);
+      const int mine = w->counts_[env.rank];
       s = w->send_.data(), r = w->recv_.data();
       if (c == Collective::kGatherv) {
-        Bind(shim::GathervCall{s, block, MPI_BYTE, r, w->counts_.data(),
+        Bind(shim::GathervCall{s, mine, MPI_BYTE, r, w->counts_.data(),
                                w->displs_.data(), MPI_BYTE, kRoot},
              env, &w->eligible_, &w->run_);
       } else {
         Bind(shim::ScattervCall{s, w->counts_.data(), w->displs_.data(),
-                                MPI_BYTE, r, block, MPI_BYTE, kRoot},
+                                MPI_BYTE, r, mine, MPI_BYTE, kRoot},
              env, &w->eligible_, &w->run_);
       }
       break;
+    }
     case Collective::kAllreduce:
     case Collective::kReduce:
     case Collective::kScan:

@@ -4,7 +4,9 @@
 //
 // Message sizes are the contract's keys: per-process block bytes for
 // allgather, alltoall, gather, scatter and reduce_scatter_block; the whole
-// vector for the others. Data movement uses MPI_BYTE; reductions use MPI_SUM
+// vector for the others. Gatherv and scatterv take a block-size distribution
+// (common/problems.h) with the size as its average block; without one every
+// block has that size. Data movement uses MPI_BYTE; reductions use MPI_SUM
 // on MPI_DOUBLE (or --reduce-type), so their sizes round up to whole elements.
 #ifndef COLLTUNE_BENCH_WORKLOAD_H_
 #define COLLTUNE_BENCH_WORKLOAD_H_
@@ -14,7 +16,10 @@
 #include <memory>
 #include <vector>
 
+#include <optional>
+
 #include "common/catalog.h"
+#include "common/problems.h"
 #include "shim/coll/env.h"
 
 namespace colltune::bench {
@@ -29,7 +34,8 @@ class Workload {
   // Null if the collective cannot be run by this benchmark.
   static std::unique_ptr<Workload> Make(Collective c, int64_t requested_bytes,
                                         ReduceType reduce,
-                                        const shim::CollEnv& env);
+                                        const shim::CollEnv& env,
+                                        std::optional<Problem> problem = {});
 
   Collective collective() const { return collective_; }
   // The size key actually measured (requested size rounded to elements).

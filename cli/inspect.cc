@@ -184,6 +184,7 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
       points.push_back({{"collective", p.collective()},
                         {"algorithm", p.algorithm()},
                         {"msg_bytes", p.msg_bytes()},
+                        {"problem", p.problem()},
                         {"launches", p.launches()},
                         {"samples", p.samples()},
                         {"median_seconds", p.median_seconds()},
@@ -217,7 +218,10 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
   printf("%-22s %-44s %12s %8s %12s\n", "collective", "algorithm", "bytes",
          "launches", "median_us");
   for (const v1::PointSummary& p : response.points()) {
-    printf("%-22s %-44s %12lld %8d %12.2f\n", p.collective().c_str(),
+    // Irregular collectives: collective/distribution, average block bytes.
+    const std::string collective =
+        p.problem().empty() ? p.collective() : p.collective() + "/" + p.problem();
+    printf("%-22s %-44s %12lld %8d %12.2f\n", collective.c_str(),
            p.algorithm().c_str(), static_cast<long long>(p.msg_bytes()),
            p.launches(), p.median_seconds() * 1e6);
   }

@@ -1,8 +1,8 @@
-#include "bench/problems.h"
+#include "common/problems.h"
 
 #include <random>
 
-namespace colltune::bench {
+namespace colltune {
 namespace {
 
 constexpr std::string_view kNames[] = {"same",        "random",      "spikes",
@@ -42,4 +42,4 @@ std::vector<int> BlockCounts(Problem problem, int p, int64_t b, uint64_t seed) {
   return counts;
 }
 
-}  // namespace colltune::bench
+}  // namespace colltune

@@ -2,15 +2,18 @@
 // over the processes of an MPI_Gatherv or MPI_Scatterv. b is the average
 // block size (in elements); every type but two_blocks keeps every block
 // non-empty, so an implementation cannot profit from skipping empty ones.
-#ifndef COLLTUNE_BENCH_PROBLEMS_H_
-#define COLLTUNE_BENCH_PROBLEMS_H_
+// Campaigns measure gatherv and scatterv at these distributions (a point is
+// a distribution and an average block size), colltune-bench --irregular
+// reproduces the paper's tables with them, and colltuned checks the names.
+#ifndef COLLTUNE_COMMON_PROBLEMS_H_
+#define COLLTUNE_COMMON_PROBLEMS_H_
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
 
-namespace colltune::bench {
+namespace colltune {
 
 enum class Problem { kSame, kRandom, kSpikes, kDecreasing, kAlternating, kTwoBlocks };
 inline constexpr Problem kAllProblems[] = {Problem::kSame,       Problem::kRandom,
@@ -27,6 +30,6 @@ std::optional<Problem> ParseProblem(std::string_view name);
 // Random choices come from `seed`, so every rank computes the same sizes.
 std::vector<int> BlockCounts(Problem problem, int p, int64_t b, uint64_t seed);
 
-}  // namespace colltune::bench
+}  // namespace colltune
 
-#endif  // COLLTUNE_BENCH_PROBLEMS_H_
+#endif  // COLLTUNE_COMMON_PROBLEMS_H_

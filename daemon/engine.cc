@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/stats.h"
@@ -24,6 +25,20 @@ std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
   for (const LaunchMedian& p : points) {
     if (InfoOf(p.collective).irregular) continue;
     Launches& l = by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)];
+    l.medians.push_back(p.median_seconds);
+    l.campaigns.insert(p.campaign);
+  }
+  return by;
+}
+
+// Irregular collectives: (distribution, average block bytes) -> algorithm.
+using ByPoint = std::map<std::pair<std::string, int64_t>, std::map<int, Launches>>;
+
+std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
+  std::map<int, ByPoint> by;
+  for (const LaunchMedian& p : points) {
+    if (!InfoOf(p.collective).irregular) continue;
+    Launches& l = by[IndexOf(p.collective)][{p.problem, p.msg_bytes}][IndexOf(p.algorithm)];
     l.medians.push_back(p.median_seconds);
     l.campaigns.insert(p.campaign);
   }
@@ -88,6 +103,67 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   campaigns.insert(chosen.campaigns.begin(), chosen.campaigns.end());
   d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
   if (chosen.Median() > 0) d.speedup = def.Median() / chosen.Median();
+  return d;
+}
+
+// An irregular collective gets one decision for all sizes (engine.h): each
+// measured point is decided as a size is, and an algorithm wins if it is the
+// choice at a strict majority of points and default is significantly faster
+// than it (by the margin) at none. Nothing without a point measuring default.
+std::optional<Decision> DecideIrregular(Collective c, const ByPoint& points,
+                         const std::vector<Rule>& current, const EngineOptions& o) {
+  std::map<int, std::vector<SizeDecision>> won;  // algorithm -> its points
+  int measured = 0;
+  for (const auto& [point, algorithms] : points) {
+    if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
+    ++measured;
+    const SizeDecision d = DecideSize(c, 0, algorithms, current, o);
+    won[IndexOf(d.algorithm)].push_back(d);
+  }
+  if (measured == 0) return std::nullopt;
+  const auto loses_somewhere = [&](int a) {
+    for (const auto& [point, algorithms] : points) {
+      auto def = algorithms.find(IndexOf(Algorithm::kDefault));
+      auto alg = algorithms.find(a);
+      double p;
+      if (def != algorithms.end() && alg != algorithms.end() &&
+          Beats(def->second, alg->second, o, &p)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  Decision d;
+  d.rule.collective = c;
+  d.rule.min_bytes = 0;
+  d.rule.max_bytes = kNoUpperBound;
+  int choice = IndexOf(Algorithm::kDefault);
+  for (const auto& [a, decided] : won) {
+    if (a != IndexOf(Algorithm::kDefault) && 2 * static_cast<int>(decided.size()) > measured &&
+        !loses_somewhere(a)) {
+      choice = a;
+    }
+  }
+  d.rule.algorithm = static_cast<Algorithm>(choice);
+  d.rule.speedup = 1;
+  if (choice == IndexOf(Algorithm::kDefault)) return d;
+  // Evidence: the weakest of the points it won; speedup: geometric mean over
+  // those points.
+  double log_sum = 0;
+  std::set<int64_t> campaigns;
+  const std::vector<SizeDecision>& mine = won[choice];
+  d.evidence = mine[0].evidence;
+  for (const SizeDecision& s : mine) {
+    log_sum += std::log(s.speedup);
+    d.evidence.p_value = std::max(d.evidence.p_value, s.evidence.p_value);
+    d.evidence.launches_default =
+        std::min(d.evidence.launches_default, s.evidence.launches_default);
+    d.evidence.launches_algorithm =
+        std::min(d.evidence.launches_algorithm, s.evidence.launches_algorithm);
+    campaigns.insert(s.evidence.campaigns.begin(), s.evidence.campaigns.end());
+  }
+  d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
+  d.rule.speedup = std::exp(log_sum / static_cast<double>(mine.size()));
   return d;
 }
 
@@ -350,6 +426,16 @@ std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
     }
     AppendRanges(coll, decided, &decisions);
   }
+  for (const auto& [c, measured] : GroupIrregular(points)) {
+    if (std::optional<Decision> d =
+            DecideIrregular(static_cast<Collective>(c), measured, current, options)) {
+      decisions.push_back(*d);
+    }
+  }
+  std::stable_sort(decisions.begin(), decisions.end(),
+                   [](const Decision& a, const Decision& b) {
+                     return IndexOf(a.rule.collective) < IndexOf(b.rule.collective);
+                   });
   ApplyOnline(online, current, options, &decisions);
   ApplyPins(pins, &decisions);
   return decisions;

@@ -27,7 +27,11 @@
 // decision. Finally administrators' pins override their ranges.
 //
 // Irregular collectives (gatherv, scatterv) are keyed by communicator size
-// only, so they get no size ranges from here.
+// only (no size all ranks know), so they get one decision for all sizes,
+// from campaign points that are (block-size distribution, average block
+// size) pairs: each point is decided as a size is, and an algorithm replaces
+// default if it is the choice at a strict majority of the points and default
+// is significantly faster than it, by the margin, at none.
 #ifndef COLLTUNE_DAEMON_ENGINE_H_
 #define COLLTUNE_DAEMON_ENGINE_H_
 
@@ -55,6 +59,7 @@ struct LaunchMedian {
   int64_t launch = 0;    // identifies the launch (unique in the profile)
   int64_t campaign = 0;  // the campaign it belongs to
   double median_seconds = 0;
+  std::string problem;   // irregular collectives: the block-size distribution
 };
 
 // One job's median latency for one (collective, size bucket, algorithm).

@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
   int64_t used = 0, stored = 0;
   for (const db::LaunchPoint& p : *points) {
     auto samples = s.Samples(p.campaign_id, p.launch, p.collective, p.algorithm,
-                             p.msg_bytes);
+                             p.msg_bytes, p.problem);
     if (!samples.ok()) {
       std::cerr << "colltune-replay: " << samples.status().message() << "\n";
       return 1;
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
     medians.push_back({p.collective, p.algorithm, p.msg_bytes,
                        p.campaign_id * limits::kMaxLaunches + p.launch,
                        p.campaign_id,
-                       Statistic(statistic, *samples)});
+                       Statistic(statistic, *samples), p.problem});
   }
   std::vector<daemon::PinnedRange> pinned;
   for (const db::PinRow& p : *pins) {

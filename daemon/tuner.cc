@@ -151,7 +151,7 @@ absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
     // Launch indices stay below limits::kMaxLaunches.
     const int64_t launch = p.campaign_id * limits::kMaxLaunches + p.launch;
     medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch,
-                       p.campaign_id, p.median});
+                       p.campaign_id, p.median, p.problem});
   }
   return medians;
 }
@@ -269,6 +269,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
       in.collective = *ParseCollective(m.collective());
       in.algorithm = *ParseAlgorithm(m.algorithm());
       in.msg_bytes = m.msg_bytes();
+      in.problem = m.problem();
       in.samples.assign(m.samples().begin(), m.samples().end());
       if (absl::Status e = store_->PutMeasurement(*campaign, r.launch(), in);
           !e.ok()) {
@@ -418,11 +419,12 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
       store_->LaunchPoints(r.id());
   if (!points.ok()) return points.status();
-  // (collective, size, algorithm) -> that point's launches
-  std::map<std::tuple<int, int64_t, int>, std::vector<const db::LaunchPoint*>>
+  // (collective, problem, size, algorithm) -> that point's launches
+  std::map<std::tuple<int, std::string, int64_t, int>,
+           std::vector<const db::LaunchPoint*>>
       grouped;
   for (const db::LaunchPoint& lp : *points) {
-    grouped[{IndexOf(lp.collective), lp.msg_bytes, IndexOf(lp.algorithm)}]
+    grouped[{IndexOf(lp.collective), lp.problem, lp.msg_bytes, IndexOf(lp.algorithm)}]
         .push_back(&lp);
   }
   for (const auto& [key, launches] : grouped) {
@@ -430,6 +432,7 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
     out->set_collective(std::string(InfoOf(launches[0]->collective).name));
     out->set_algorithm(std::string(InfoOf(launches[0]->algorithm).name));
     out->set_msg_bytes(launches[0]->msg_bytes);
+    out->set_problem(launches[0]->problem);
     out->set_launches(static_cast<int>(launches.size()));
     std::vector<double> medians;
     double lo = launches[0]->min, hi = launches[0]->max;
@@ -559,6 +562,7 @@ absl::StatusOr<v1::GetCampaignResponse> Tuner::GetCampaign(
     out->set_collective(std::string(InfoOf(sp.collective).name));
     out->set_algorithm(std::string(InfoOf(sp.algorithm).name));
     out->set_msg_bytes(sp.msg_bytes);
+    out->set_problem(sp.problem);
     out->set_samples(static_cast<int32_t>(sp.samples));
   }
   return response;

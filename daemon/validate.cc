@@ -8,6 +8,7 @@
 #include "common/catalog.h"
 #include "common/histogram.h"
 #include "common/limits.h"
+#include "common/problems.h"
 
 namespace colltune::daemon {
 namespace {
@@ -110,7 +111,7 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                    " points, got " + std::to_string(n));
   }
   int64_t total_samples = 0;
-  std::set<std::tuple<std::string, std::string, int64_t>> seen;
+  std::set<std::tuple<std::string, std::string, int64_t, std::string>> seen;
   for (int i = 0; i < n; ++i) {
     const v1::Measurement& m = request.measurements(i);
     const std::string where = "measurements[" + std::to_string(i) + "]";
@@ -122,7 +123,20 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                      std::to_string(lim::kMaxMessageBytes) + ", got " +
                      std::to_string(m.msg_bytes()));
     }
-    if (!seen.insert({m.collective(), m.algorithm(), m.msg_bytes()}).second) {
+    // Irregular collectives' points are (distribution, average block size).
+    const bool irregular = InfoOf(*ParseCollective(m.collective())).irregular;
+    if (irregular && !ParseProblem(m.problem())) {
+      return Invalid(where + ".problem must name a block-size distribution of " +
+                     m.collective() +
+                     " (same, random, spikes, decreasing, alternating, "
+                     "two_blocks), got '" + m.problem().substr(0, 64) + "'");
+    }
+    if (!irregular && !m.problem().empty()) {
+      return Invalid(where + ".problem is for gatherv and scatterv only, got '" +
+                     m.problem().substr(0, 64) + "' for " + m.collective());
+    }
+    if (!seen.insert({m.collective(), m.algorithm(), m.msg_bytes(), m.problem()})
+             .second) {
       return Invalid(where + " repeats an earlier point of this upload");
     }
     const int ns = m.samples_size();

@@ -217,7 +217,7 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
   absl::StatusOr<Statement> st = db_->Prepare(
       "INSERT OR REPLACE INTO measurements (campaign_id, launch, collective, "
       "algorithm, msg_bytes, nrep, median_s, mean_s, min_s, max_s, stddev_s, "
-      "samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "samples, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!st.ok()) return st.status();
   return st->Bind(1, campaign_id)
       .Bind(2, int64_t{launch})
@@ -231,6 +231,7 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
       .Bind(10, sum.max)
       .Bind(11, sum.stddev)
       .BindBlob(12, blob.data(), blob.size())
+      .Bind(13, m.problem)
       .Run();
 }
 
@@ -506,8 +507,8 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
       "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
-      "m.stddev_s FROM measurements m JOIN campaigns c ON c.id = "
-      "m.campaign_id WHERE c.profile_id = ? ORDER BY m.collective, "
+      "m.stddev_s, m.problem FROM measurements m JOIN campaigns c ON c.id = "
+      "m.campaign_id WHERE c.profile_id = ? ORDER BY m.collective, m.problem, "
       "m.msg_bytes, m.algorithm, m.campaign_id, m.launch");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
@@ -532,6 +533,7 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
     p.min = st->Real(8);
     p.max = st->Real(9);
     p.stddev = st->Real(10);
+    p.problem = st->Text(11);
     out.push_back(p);
   }
   return out;
@@ -700,10 +702,10 @@ absl::StatusOr<std::optional<Profile>> Store::FindProfile(const ProfileKey& k) {
 absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
     int64_t profile_id, std::string_view label) {
   absl::StatusOr<Statement> st = db_->Prepare(
-      "SELECT m.launch, m.collective, m.algorithm, m.msg_bytes, m.nrep FROM "
-      "measurements m JOIN campaigns c ON c.id = m.campaign_id WHERE "
-      "c.profile_id = ? AND c.label = ? ORDER BY m.launch, m.collective, "
-      "m.msg_bytes, m.algorithm");
+      "SELECT m.launch, m.collective, m.algorithm, m.msg_bytes, m.nrep, "
+      "m.problem FROM measurements m JOIN campaigns c ON c.id = m.campaign_id "
+      "WHERE c.profile_id = ? AND c.label = ? ORDER BY m.launch, m.collective, "
+      "m.problem, m.msg_bytes, m.algorithm");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id).Bind(2, label);
   std::vector<StoredPointRow> out;
@@ -721,6 +723,7 @@ absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
     p.algorithm = *a;
     p.msg_bytes = st->Int(3);
     p.samples = st->Int(4);
+    p.problem = st->Text(5);
     out.push_back(p);
   }
   return out;
@@ -745,16 +748,18 @@ absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Store::Campaigns(
 absl::StatusOr<std::vector<double>> Store::Samples(int64_t campaign_id,
                                                    int launch, Collective c,
                                                    Algorithm a,
-                                                   int64_t msg_bytes) {
+                                                   int64_t msg_bytes,
+                                                   std::string_view problem) {
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT samples FROM measurements WHERE campaign_id = ? AND launch = ? "
-      "AND collective = ? AND algorithm = ? AND msg_bytes = ?");
+      "AND collective = ? AND algorithm = ? AND msg_bytes = ? AND problem = ?");
   if (!st.ok()) return st.status();
   st->Bind(1, campaign_id)
       .Bind(2, int64_t{launch})
       .Bind(3, Name(c))
       .Bind(4, Name(a))
-      .Bind(5, msg_bytes);
+      .Bind(5, msg_bytes)
+      .Bind(6, problem);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   if (!*row) return absl::NotFoundError("no such measurement");

@@ -54,6 +54,7 @@ struct MeasurementInput {
   Algorithm algorithm = Algorithm::kDefault;
   int64_t msg_bytes = 0;
   std::vector<double> samples;  // seconds per repetition
+  std::string problem;          // irregular collectives: the distribution
 };
 
 // The statistics of one stored point of one launch.
@@ -65,6 +66,7 @@ struct LaunchPoint {
   int64_t msg_bytes = 0;
   int64_t nrep = 0;
   double median = 0, mean = 0, min = 0, max = 0, stddev = 0;
+  std::string problem;  // irregular collectives: the distribution
 };
 
 // A decision rule with the evidence behind it.
@@ -111,6 +113,7 @@ struct StoredPointRow {
   Algorithm algorithm = Algorithm::kDefault;
   int64_t msg_bytes = 0;
   int64_t samples = 0;
+  std::string problem;  // irregular collectives: the distribution
 };
 
 // One entry of a job report (proto JobTiming), resolved: `profile_id` is the
@@ -218,7 +221,8 @@ class Store {
   // Raw samples of one stored point (for recomputation and the web view).
   absl::StatusOr<std::vector<double>> Samples(int64_t campaign_id, int launch,
                                               Collective c, Algorithm a,
-                                              int64_t msg_bytes);
+                                              int64_t msg_bytes,
+                                              std::string_view problem = "");
 
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}

@@ -50,6 +50,33 @@ import json, sys
 p = json.loads(sys.argv[1])
 assert len(p) == 1 and p[0]["launches"] == 3 and p[0]["campaigns"] == 1, p' "$out"
 
+# 1b. Gatherv and scatterv: a point is a block-size distribution (seed 000's
+# six) and an average block size; the table gets one rule for all sizes; a
+# rerun of the same campaign finds every point stored.
+out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 3 --name irregular \
+      --cluster irregular -- --collectives gatherv,scatterv --irregular-sizes 8 \
+      --nrep 10 --quiet </dev/null 2>&1)
+rc=$?
+irregular=$(( 6 * $(algorithms_of gatherv,scatterv) ))
+check "an irregular campaign runs" test "$rc" -eq 0
+check "every (distribution, algorithm) point of every launch is stored" \
+  test "$(stored_points irregular)" -eq $(( 3 * irregular ))
+table=$("${CT[@]}" table --cluster irregular --comm-size 2 --format shim)
+check "gatherv and scatterv get one rule each, for all sizes" python3 -c '
+import sys
+rules = [l.split() for l in sys.argv[1].splitlines() if l.split()[:1] in (["gatherv"], ["scatterv"])]
+assert sorted(r[0] for r in rules) == ["gatherv", "scatterv"], rules
+assert all(r[1] == "0" and r[2] == "inf" for r in rules), rules' "$table"
+profile=$("${CT[@]}" profiles --cluster irregular --json |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+check "the profile lists points by distribution" \
+  grep -q "^gatherv/spikes " <<<"$("${CT[@]}" profile "$profile")"
+out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --name irregular \
+      --cluster irregular -- --collectives gatherv,scatterv --irregular-sizes 8 \
+      --nrep 10 --quiet </dev/null 2>&1)
+check "a rerun skips every stored distribution point" \
+  grep -q "$irregular already stored were skipped" <<<"$out"
+
 # 2. Interrupted: the job dies (MPI_Abort, as on a crash or a time limit)
 # right after its second collective was stored; the same command then
 # resumes, skips exactly what was stored, and the profile ends complete with

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "client/client.h"
@@ -327,6 +328,15 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
        "longer"},
       {[](auto* r) { r->set_campaign(""); }, "campaign is required"},
       {[](auto* r) { r->set_launch(-1); }, "launch"},
+      {[](auto* r) { r->mutable_measurements(2)->set_collective("gatherv"); },
+       "measurements[2].problem must name a block-size distribution"},
+      {[](auto* r) {
+         r->mutable_measurements(2)->set_collective("gatherv");
+         r->mutable_measurements(2)->set_problem("zipf");
+       },
+       "got 'zipf'"},
+      {[](auto* r) { r->mutable_measurements(2)->set_problem("same"); },
+       "problem is for gatherv and scatterv only"},
   };
   for (const Bad& bad : cases) {
     v1::UploadMeasurementsRequest r = Upload(4);
@@ -337,6 +347,48 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
         << "got: " << s.error_message();
   }
   EXPECT_EQ(ProfileCount(), 0) << "nothing partial was written";
+}
+
+TEST_F(DaemonTest, GathervPointsAreDistributionsAndGetOneRuleForAllSizes) {
+  // The tree twice as fast as the library at both distributions of 8-byte
+  // average blocks, in three launches.
+  for (int launch = 0; launch < 3; ++launch) {
+    v1::UploadMeasurementsRequest r;
+    *r.mutable_context() = Ctx(4);
+    r.set_campaign("irregular");
+    r.set_launch(launch);
+    for (const char* problem : {"same", "spikes"}) {
+      for (const char* algorithm : {"default", "gatherv_as_tuw_tree"}) {
+        v1::Measurement* m = r.add_measurements();
+        m->set_collective("gatherv");
+        m->set_algorithm(algorithm);
+        m->set_msg_bytes(8);
+        m->set_problem(problem);
+        const double t = std::string(algorithm) == "default" ? 2e-5 : 1e-5;
+        for (int i = 0; i < 5; ++i) m->add_samples(t * (1 + 0.01 * launch));
+      }
+    }
+    ASSERT_TRUE(Send(r).ok());
+  }
+  const v1::GetTableResponse t = Table(4);
+  ASSERT_EQ(t.table().sections_size(), 1);
+  const v1::TableSection& s = t.table().sections(0);
+  ASSERT_EQ(s.rules_size(), 1);
+  EXPECT_EQ(s.rules(0).collective(), "gatherv");
+  EXPECT_EQ(s.rules(0).algorithm(), "gatherv_as_tuw_tree");
+  EXPECT_EQ(s.rules(0).min_bytes(), 0);
+  EXPECT_EQ(s.rules(0).max_bytes(), -1);
+
+  v1::GetCampaignRequest cr;
+  *cr.mutable_context() = Ctx(4);
+  cr.set_campaign("irregular");
+  v1::GetCampaignResponse points;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->GetCampaign(&ctx, cr, &points).ok());
+  ASSERT_EQ(points.points_size(), 12) << "2 distributions x 2 algorithms x 3 launches";
+  std::set<std::string> problems;
+  for (const v1::StoredPoint& p : points.points()) problems.insert(p.problem());
+  EXPECT_EQ(problems, (std::set<std::string>{"same", "spikes"}));
 }
 
 TEST_F(DaemonTest, AnEmptyClosingUploadNeedsItsCampaign) {

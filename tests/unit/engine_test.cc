@@ -169,11 +169,74 @@ TEST(Engine, ViolationsOfGuidelinesAndMonotony) {
   EXPECT_EQ(v[1].launches, 5);
 }
 
-TEST(Engine, IrregularCollectivesAndMissingDefaultDecideNothing) {
+TEST(Engine, MissingDefaultDecidesNothing) {
   std::vector<LaunchMedian> p;
   Add(&p, kRB, 64, {1, 1, 1});
-  p.push_back({Collective::kGatherv, kDef, 64, 0, 7, 1.0});
+  p.push_back({Collective::kGatherv, Algorithm::kGathervAsTuwTree, 64, 0, 7, 1.0, "same"});
   EXPECT_TRUE(ComputeDecisions(p, {}, {}, EngineOptions{}).empty());
+}
+
+constexpr Algorithm kTuw = Algorithm::kGathervAsTuwTree;
+constexpr Algorithm kPad = Algorithm::kGathervAsAllreduceGather;
+
+// Five launches of one gatherv point (distribution, average block bytes).
+void AddV(std::vector<LaunchMedian>* v, Algorithm a, const char* problem,
+          int64_t bytes, double us) {
+  for (int launch = 0; launch < 5; ++launch) {
+    v->push_back({Collective::kGatherv, a, bytes, launch, 7,
+                  (us + 0.01 * launch) * 1e-6, problem});
+  }
+}
+
+TEST(Engine, IrregularCollectivesGetOneDecisionForAllSizes) {
+  std::vector<LaunchMedian> p;
+  // The tree is 2x faster at three of four points and as fast at the fourth.
+  AddV(&p, kDef, "same", 8, 10);
+  AddV(&p, kTuw, "same", 8, 5);
+  AddV(&p, kDef, "spikes", 8, 10);
+  AddV(&p, kTuw, "spikes", 8, 5);
+  AddV(&p, kDef, "same", 8192, 100);
+  AddV(&p, kTuw, "same", 8192, 50);
+  AddV(&p, kDef, "spikes", 8192, 100);
+  AddV(&p, kTuw, "spikes", 8192, 100.001);
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.collective, Collective::kGatherv);
+  EXPECT_EQ(d[0].rule.algorithm, kTuw);
+  EXPECT_EQ(d[0].rule.min_bytes, 0u);
+  EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
+  EXPECT_NEAR(d[0].rule.speedup, 2.0, 0.01);  // over the points it won
+  EXPECT_EQ(d[0].evidence.launches_algorithm, 5);
+}
+
+TEST(Engine, AnIrregularAlgorithmNeedsAMajorityAndNoClearLoss) {
+  // Faster at two of four points only: no majority.
+  std::vector<LaunchMedian> p;
+  AddV(&p, kDef, "same", 8, 10);
+  AddV(&p, kTuw, "same", 8, 5);
+  AddV(&p, kDef, "random", 8, 10);
+  AddV(&p, kTuw, "random", 8, 5);
+  AddV(&p, kDef, "same", 8192, 100);
+  AddV(&p, kTuw, "same", 8192, 100);
+  AddV(&p, kDef, "random", 8192, 100);
+  AddV(&p, kTuw, "random", 8192, 100);
+  ASSERT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{}).size(), 1u);
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  // Faster at three of four, but default is 2x faster at the fourth.
+  std::vector<LaunchMedian> q;
+  AddV(&q, kDef, "same", 8, 10);
+  AddV(&q, kPad, "same", 8, 5);
+  AddV(&q, kDef, "random", 8, 10);
+  AddV(&q, kPad, "random", 8, 5);
+  AddV(&q, kDef, "same", 8192, 100);
+  AddV(&q, kPad, "same", 8192, 50);
+  AddV(&q, kDef, "two_blocks", 8192, 100);
+  AddV(&q, kPad, "two_blocks", 8192, 200);
+  EXPECT_EQ(ComputeDecisions(q, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  // Without that loss it wins.
+  q.erase(q.end() - 5, q.end());
+  AddV(&q, kPad, "two_blocks", 8192, 100);
+  EXPECT_EQ(ComputeDecisions(q, {}, {}, EngineOptions{})[0].rule.algorithm, kPad);
 }
 
 // Job medians of one algorithm in the bucket [65536, 131071].
