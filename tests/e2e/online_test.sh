@@ -148,4 +148,23 @@ check "the reasons are kept next to them" bash -c \
   'grep -q "not a colltune report" "$1/rejected/garbage.report.why" &&
    grep -q "histogram counts 5" "$1/rejected/forged.report.why"' _ "$SPOOL"
 check "the daemon still answers" "$COLLTUNE_CLI" --server "$SERVER" profiles
+
+# A long job killed at its time limit still leaves evidence: rank 0 writes a
+# snapshot every COLLTUNE_REPORT_INTERVAL seconds and a detached agent sends
+# it; the job never reaches MPI_Finalize.
+reports() {
+  "$COLLTUNE_CLI" --server "$SERVER" profiles --json |
+    python3 -c 'import json,sys; print(sum(p["job_reports"] for p in json.load(sys.stdin)))'
+}
+before=$(reports)
+timeout -s KILL 5 mpirun.openmpi -np 4 -x LD_PRELOAD="$SHIM" -x COLLTUNE_SERVER="$SERVER" \
+  -x COLLTUNE_AGENT -x COLLTUNE_CACHE_DIR -x COLLTUNE_SPOOL_DIR="$T_TMP/spool2" \
+  -x COLLTUNE_REPORT_INTERVAL=1 "$APP" --collectives scatter --bytes 65536 \
+  --iters 100000000 </dev/null >/dev/null 2>&1
+for _ in $(seq 50); do
+  [ "$(reports)" -gt "$before" ] && break
+  sleep 0.2
+done
+check "a job killed before MPI_Finalize has sent a snapshot report" \
+  test "$(reports)" -gt "$before"
 finish
