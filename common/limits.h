@@ -21,6 +21,7 @@ inline constexpr int64_t kMaxCalls = int64_t{1} << 50;
 inline constexpr double kMaxReportSeconds = 1e9;
 inline constexpr int kMaxRulesPerSection = 4096;
 inline constexpr int kMaxSectionsPerTable = 64;
+inline constexpr int kMaxJobReportsListed = 1000;  // ListJobReports.limit
 
 }  // namespace colltune::limits
 

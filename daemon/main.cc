@@ -16,6 +16,7 @@
 #include "common/paths.h"
 #include "daemon/service.h"
 #include "daemon/tuner.h"
+#include "daemon/web.h"
 #include "db/store.h"
 
 namespace {
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   colltune::daemon::TunerOptions options;
   std::string log_level = "info";
   std::string token_file;
+  colltune::daemon::WebOptions web;
   app.add_option("--state-dir", state_dir,
                  "Directory for the default database and socket")
       ->capture_default_str();
@@ -74,6 +76,16 @@ int main(int argc, char** argv) {
   app.add_option("--admin-token-file", token_file,
                  "File whose first line is the token that rollback, pin and "
                  "unpin must present (none: they are refused)");
+  app.add_option("--http", web.address,
+                 "Serve the web view and its JSON API on PORT (loopback), "
+                 "HOST:PORT or [V6]:PORT; 0 picks a free port (logged)");
+  app.add_option("--web-dir", web.web_dir,
+                 "The web view's files (default: PREFIX/share/colltune/web "
+                 "next to this binary)");
+  app.add_option("--http-threads", web.threads,
+                 "Threads answering web requests")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->capture_default_str();
@@ -127,6 +139,21 @@ int main(int argc, char** argv) {
     spdlog::error("{}", server.status().ToString());
     return 1;
   }
+  std::unique_ptr<colltune::daemon::WebServer> web_server;
+  if (!web.address.empty()) {
+    if (web.web_dir.empty()) web.web_dir = colltune::daemon::DefaultWebDir();
+    auto started = colltune::daemon::WebServer::Start(web, &tuner, &token);
+    if (!started.ok()) {
+      spdlog::error("{}", started.status().ToString());
+      (*server)->Shutdown();
+      return 1;
+    }
+    web_server = std::move(*started);
+    const std::string& host = web_server->host();
+    spdlog::info("web view on http://{}:{}/",
+                 host.find(':') != std::string::npos ? "[" + host + "]" : host,
+                 web_server->port());
+  }
   spdlog::info(
       "colltuned listening on {}, database {} (schema v{}), cluster {}, admin "
       "requests {}",
@@ -136,6 +163,7 @@ int main(int argc, char** argv) {
   int signal = 0;
   sigwait(&signals, &signal);
   spdlog::info("signal {}: shutting down", signal);
+  web_server.reset();
   (*server)->Shutdown(std::chrono::system_clock::now() +
                       std::chrono::seconds(2));
   return 0;

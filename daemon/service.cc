@@ -115,6 +115,12 @@ grpc::Status TuningService::ListPins(grpc::ServerContext*,
   return Reply(tuner_->ListPins(*r), out);
 }
 
+grpc::Status TuningService::ListJobReports(grpc::ServerContext*,
+                                           const v1::ListJobReportsRequest* r,
+                                           v1::ListJobReportsResponse* out) {
+  return Reply(tuner_->ListJobReports(*r), out);
+}
+
 absl::Status TuningService::CheckAdmin(const grpc::ServerContext* ctx) const {
   const auto& metadata = ctx->client_metadata();
   auto it = metadata.find(kAdminTokenHeader);

@@ -48,6 +48,9 @@ class TuningService final : public v1::Tuning::Service {
                            v1::GetCampaignResponse* out) override;
   grpc::Status ListPins(grpc::ServerContext*, const v1::ListPinsRequest* r,
                         v1::ListPinsResponse* out) override;
+  grpc::Status ListJobReports(grpc::ServerContext*,
+                              const v1::ListJobReportsRequest* r,
+                              v1::ListJobReportsResponse* out) override;
   grpc::Status RollbackTable(grpc::ServerContext* ctx,
                              const v1::RollbackTableRequest* r,
                              v1::RollbackTableResponse* out) override;

@@ -386,6 +386,13 @@ absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {
     out.set_table_version((*t)->version);
     out.set_rules_not_default((*t)->RulesNotDefault());
   }
+  absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(p.id);
+  if (!medians.ok()) return medians.status();
+  out.set_violations(
+      static_cast<int>(FindViolations(*medians, options_.engine).size()));
+  absl::StatusOr<std::string> last = store_->LastReportAt(p.id);
+  if (!last.ok()) return last.status();
+  out.set_last_report_at(*last);
   return out;
 }
 
@@ -447,6 +454,8 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
     out->set_median_seconds(Median(medians));
     out->set_min_seconds(lo);
     out->set_max_seconds(hi);
+    out->set_launch_min_seconds(*std::min_element(medians.begin(), medians.end()));
+    out->set_launch_max_seconds(*std::max_element(medians.begin(), medians.end()));
   }
   absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(r.id());
   if (!t.ok()) return t.status();
@@ -564,6 +573,42 @@ absl::StatusOr<v1::GetCampaignResponse> Tuner::GetCampaign(
     out->set_msg_bytes(sp.msg_bytes);
     out->set_problem(sp.problem);
     out->set_samples(static_cast<int32_t>(sp.samples));
+  }
+  return response;
+}
+
+absl::StatusOr<v1::ListJobReportsResponse> Tuner::ListJobReports(
+    const v1::ListJobReportsRequest& r) {
+  if (r.limit() < 0 || r.limit() > limits::kMaxJobReportsListed) {
+    return absl::InvalidArgumentError(
+        "limit must be 0..." + std::to_string(limits::kMaxJobReportsListed));
+  }
+  const int limit = r.limit() == 0 ? 50 : r.limit();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
+  absl::StatusOr<std::pair<std::vector<db::JobReportRow>, int>> reports =
+      store_->JobReports(r.profile_id(), limit);
+  if (!reports.ok()) return reports.status();
+  v1::ListJobReportsResponse response;
+  response.set_total(reports->second);
+  for (const db::JobReportRow& row : reports->first) {
+    v1::JobReportSummary* out = response.add_reports();
+    out->set_id(row.id);
+    out->set_job_id(row.job_id);
+    out->set_run_id(row.run_id);
+    out->set_received_at(row.received_at);
+    out->set_table_version(row.table_version);
+    out->set_source(row.source);
+    out->set_final(row.final);
+    out->set_ranks(row.ranks);
+    for (const CollectiveObserved& o : ObserveCollectives(row.timings)) {
+      v1::CollectiveObservation* c = out->add_collectives();
+      c->set_collective(std::string(InfoOf(o.collective).name));
+      c->set_calls(o.calls);
+      c->set_tuned_calls(o.tuned_calls);
+      c->set_speedup(o.speedup);
+      c->set_compared_calls(o.compared_calls);
+    }
   }
   return response;
 }

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "daemon/engine.h"
+#include "daemon/observed.h"
 #include "db/store.h"
 #include "proto/colltune.pb.h"
 
@@ -49,6 +50,8 @@ class Tuner {
   absl::StatusOr<v1::GetCampaignResponse> GetCampaign(
       const v1::GetCampaignRequest& r);
   absl::StatusOr<v1::ListPinsResponse> ListPins(const v1::ListPinsRequest& r);
+  absl::StatusOr<v1::ListJobReportsResponse> ListJobReports(
+      const v1::ListJobReportsRequest& r);
 
   // Administrative.
   absl::StatusOr<v1::RollbackTableResponse> RollbackTable(

@@ -1,6 +1,7 @@
 #include "db/store.h"
 
 #include <cstring>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "common/stats.h"
@@ -679,6 +680,87 @@ absl::StatusOr<std::vector<PinRow>> Store::Pins(int64_t profile_id) {
     out.push_back(std::move(p));
   }
   return out;
+}
+
+absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
+    int64_t profile_id, int limit) {
+  absl::StatusOr<Statement> count =
+      db_->Prepare("SELECT COUNT(*) FROM job_reports WHERE profile_id = ?");
+  if (!count.ok()) return count.status();
+  count->Bind(1, profile_id);
+  absl::StatusOr<bool> counted = count->Step();
+  if (!counted.ok()) return counted.status();
+  const int total = static_cast<int>(count->Int(0));
+
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT id, job_id, run_id, received_at, source, table_version, final, "
+      "ranks FROM job_reports WHERE profile_id = ? "
+      "ORDER BY received_at DESC, id DESC LIMIT ?");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, int64_t{limit});
+  std::vector<JobReportRow> reports;
+  std::map<int64_t, size_t> index;  // report id -> position
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    JobReportRow r;
+    r.id = st->Int(0);
+    r.job_id = st->Text(1);
+    r.run_id = st->Text(2);
+    r.received_at = st->Text(3);
+    r.source = st->Text(4);
+    r.table_version = st->Int(5);
+    r.final = st->Int(6) != 0;
+    r.ranks = static_cast<int>(st->Int(7));
+    index[r.id] = reports.size();
+    reports.push_back(std::move(r));
+  }
+  if (reports.empty()) return std::make_pair(std::move(reports), total);
+
+  // One query for all the reports' timings: the ids form a contiguous
+  // prefix of the same ordering, so the subquery repeats it.
+  absl::StatusOr<Statement> t = db_->Prepare(
+      "SELECT report_id, collective, algorithm, min_bytes, max_bytes, calls, "
+      "timed_calls, explored_calls, median_s FROM job_timings WHERE report_id "
+      "IN (SELECT id FROM job_reports WHERE profile_id = ? "
+      "ORDER BY received_at DESC, id DESC LIMIT ?) AND profile_id IS NOT NULL "
+      "ORDER BY report_id, collective, min_bytes, algorithm");
+  if (!t.ok()) return t.status();
+  t->Bind(1, profile_id).Bind(2, int64_t{limit});
+  for (;;) {
+    absl::StatusOr<bool> row = t->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    auto it = index.find(t->Int(0));
+    if (it == index.end()) continue;
+    JobReportRow::Timing timing;
+    absl::StatusOr<Collective> c = CollectiveColumn(t->Text(1));
+    if (!c.ok()) return c.status();
+    absl::StatusOr<Algorithm> a = AlgorithmColumn(t->Text(2));
+    if (!a.ok()) return a.status();
+    timing.collective = *c;
+    timing.algorithm = *a;
+    timing.min_bytes = t->Int(3);
+    timing.max_bytes = t->Int(4);
+    timing.calls = t->Int(5);
+    timing.timed_calls = t->Int(6);
+    timing.explored_calls = t->Int(7);
+    timing.median_seconds = t->Real(8);
+    reports[it->second].timings.push_back(timing);
+  }
+  return std::make_pair(std::move(reports), total);
+}
+
+absl::StatusOr<std::string> Store::LastReportAt(int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT COALESCE(MAX(received_at), '') FROM job_reports "
+      "WHERE profile_id = ?");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  return st->Text(0);
 }
 
 absl::StatusOr<std::optional<Profile>> Store::FindProfile(const ProfileKey& k) {

@@ -157,6 +157,23 @@ struct OnlinePoint {
   int64_t explored_calls = 0;
 };
 
+// One stored job report with its timings (those attributed to any profile).
+struct JobReportRow {
+  int64_t id = 0;
+  std::string job_id, run_id, received_at, source;
+  int64_t table_version = 0;
+  bool final = true;
+  int ranks = 1;
+  struct Timing {
+    Collective collective = Collective::kAllgather;
+    Algorithm algorithm = Algorithm::kDefault;
+    int64_t min_bytes = 0, max_bytes = 0;
+    int64_t calls = 0, timed_calls = 0, explored_calls = 0;
+    double median_seconds = 0;
+  };
+  std::vector<Timing> timings;
+};
+
 class Store {
  public:
   static absl::StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
@@ -218,6 +235,12 @@ class Store {
   // campaign id -> label, for the profile's campaigns.
   absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Campaigns(
       int64_t profile_id);
+  // The profile's newest `limit` job reports (its own context's), newest
+  // first, and how many it has in all.
+  absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> JobReports(
+      int64_t profile_id, int limit);
+  // When the profile's newest job report arrived; empty if none.
+  absl::StatusOr<std::string> LastReportAt(int64_t profile_id);
   // Raw samples of one stored point (for recomputation and the web view).
   absl::StatusOr<std::vector<double>> Samples(int64_t campaign_id, int launch,
                                               Collective c, Algorithm a,

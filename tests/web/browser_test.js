@@ -1,0 +1,216 @@
+// Browser test of colltune's web view: Debian's Chromium, headless, driven by
+// playwright-core. colltuned runs on a database seeded by seed_web (started
+// by browser_test.sh). Every expectation is read from the JSON API the page
+// itself uses, never copied from the page's code.
+//
+// Prints one line per check, "PASS: name" or "FAIL: name :: why", which the
+// shell wrapper turns into JUnit test cases; "MEASURE: ..." lines report
+// timings. Environment: BASE_URL, PLAYWRIGHT_CORE (module path), ARTIFACTS
+// (screenshot directory), ADMIN_TOKEN, CHROMIUM (executable).
+'use strict';
+
+const path = require('path');
+const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+
+const BASE = process.env.BASE_URL;
+const ARTIFACTS = process.env.ARTIFACTS;
+const HOSTILE_CLUSTER = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
+
+let failures = 0;
+function check(name, ok, why) {
+  if (ok) {
+    console.log(`PASS: ${name}`);
+  } else {
+    failures++;
+    console.log(`FAIL: ${name} :: ${why === undefined ? '' : String(why).replace(/\n/g, ' ')}`);
+  }
+}
+
+async function api(p) {
+  const r = await fetch(`${BASE}/api/v1${p}`);
+  if (!r.ok) throw new Error(`${p}: HTTP ${r.status}`);
+  return r.json();
+}
+
+async function noHorizontalScroll(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  // A laptop screen.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // The failed requests this test provokes on purpose (a wrong token, an
+  // unknown context) log "Failed to load resource"; anything else logged as
+  // an error (a script error, a Content-Security-Policy refusal) fails.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
+  });
+
+  const { profiles } = await api('/profiles');
+  const main = profiles.find((p) => p.context.cluster === 'hpc-a');
+  const hostile = profiles.find((p) => p.context.cluster === HOSTILE_CLUSTER);
+  check('seeded profiles are there', main && hostile, JSON.stringify(profiles.map((p) => p.context.cluster)));
+
+  // ---- overview ----
+  await page.goto(`${BASE}/#/`);
+  await page.waitForSelector('body[data-rendered="overview"]', { timeout: 15000 });
+  const rows = await page.locator('table.contexts tbody tr').count();
+  check('overview lists every context', rows === profiles.length, `${rows} rows, API has ${profiles.length}`);
+  const mainRow = page.locator(`tr[data-profile="${main.id}"] td`);
+  const cells = await mainRow.allTextContents();
+  check('overview row shows the counts of the API',
+    cells[0] === 'hpc-a' && cells[4] === String(main.campaigns) && cells[5] === String(main.job_reports) &&
+      cells[6].startsWith(String(main.rules_not_default)) && cells[7].startsWith(String(main.violations)),
+    JSON.stringify(cells));
+  const hostileText = await page.locator(`tr[data-profile="${hostile.id}"] td a`).textContent();
+  check('a hostile cluster name appears as text', hostileText === HOSTILE_CLUSTER, hostileText);
+  check('a hostile name injects no element',
+    (await page.locator('#injected').count()) === 0 && (await page.locator('main img').count()) === 0 &&
+      (await page.locator('main script').count()) === 0);
+  check('a hostile name runs no script', (await page.evaluate(() => window.__xss)) === undefined);
+  check('overview fits a laptop screen without horizontal scrolling', await noHorizontalScroll(page));
+  await page.screenshot({ path: path.join(ARTIFACTS, 'overview.png'), fullPage: true });
+
+  // ---- navigation to a context ----
+  await page.click(`tr[data-profile="${main.id}"] td a`);
+  await page.waitForSelector('body[data-rendered="context"]', { timeout: 15000 });
+  check('clicking a context opens its page', page.url().endsWith(`#/context/${main.id}`), page.url());
+
+  const profile = await api(`/profiles/${main.id}`);
+  const expectedSeries = new Map();  // collective -> algorithms measured
+  for (const p of profile.points) {
+    if (!expectedSeries.has(p.collective)) expectedSeries.set(p.collective, new Set());
+    expectedSeries.get(p.collective).add(p.algorithm);
+  }
+  const charts = await page.evaluate(() => window.colltune.charts.map((c) => ({
+    id: c.canvas.id,
+    series: c.data.datasets.length,
+    labels: c.data.datasets.map((d) => d.label),
+    points: c.data.datasets.map((d) => d.data.length),
+    drawn: c.canvas.width > 0 && c.canvas.height > 0,
+    yTitle: c.options.scales.y.title.text,
+  })));
+  check('one chart per measured collective', charts.length === expectedSeries.size,
+    `${charts.length} charts, ${expectedSeries.size} collectives`);
+  for (const [collective, algorithms] of expectedSeries) {
+    const c = charts.find((x) => x.id === `chart-${collective}`);
+    check(`${collective}: one series per algorithm plus the tuned choice`,
+      c && c.series === algorithms.size + 1 && algorithms.size > 1 &&
+        [...algorithms].every((a) => c.labels.includes(a)) && c.labels.includes('tuned choice'),
+      c ? `${c.series} series: ${c.labels.join(',')}; API: ${[...algorithms].join(',')}` : 'no chart');
+    const sizes = new Set(profile.points.filter((p) => p.collective === collective).map((p) => p.msg_bytes)).size;
+    check(`${collective}: every series has every measured size`, c && c.drawn && c.points.every((n) => n === sizes),
+      c ? `${c.points.join(',')} vs ${sizes}` : 'no chart');
+  }
+
+  // The decision table shows the seeded decisions.
+  const rules = profile.table.rules;
+  const ruleRows = await page.locator('table.decisions tbody tr').allTextContents();
+  check('decision table has every rule', ruleRows.length === rules.length && rules.length > 0,
+    `${ruleRows.length} rows, ${rules.length} rules`);
+  const tuned = rules.filter((r) => r.algorithm !== 'default');
+  check('the seeded profile has decisions that differ from default', tuned.length > 0);
+  const tunedRows = await page.locator('table.decisions tbody tr.tuned').allTextContents();
+  check('every non-default decision is shown and highlighted',
+    tunedRows.length === tuned.length &&
+      tuned.every((r) => tunedRows.some((t) => t.startsWith(r.collective) && t.includes(r.algorithm) &&
+        t.includes(`${Number(r.speedup).toFixed(2)}×`))),
+    JSON.stringify(tunedRows.slice(0, 3)));
+
+  const violations = (await api(`/profiles/${main.id}/violations`)).violations;
+  const vRows = await page.locator('table.violations tbody tr').count();
+  check('violations table lists every violation', vRows === violations.length && vRows > 0, `${vRows} vs ${violations.length}`);
+  const history = (await api(`/profiles/${main.id}/history`)).versions;
+  const hRows = await page.locator('table.history tbody tr').count();
+  check('version history lists every version', hRows === history.length && hRows > 1, `${hRows} vs ${history.length}`);
+  const jobs = await api(`/profiles/${main.id}/jobs?limit=50`);
+  const jRows = await page.locator('table.jobs tbody tr').count();
+  const jHeading = await page.locator('#jobs h2').textContent();
+  check('recent job reports: newest 50 shown, total stated',
+    jRows === 50 && jHeading.includes(`${jobs.total} in all`) && jobs.total === Number(main.job_reports),
+    `${jRows} rows, heading ${jHeading}`);
+  const firstJob = await page.locator('table.jobs tbody tr').first().textContent();
+  check('newest job report first', firstJob.includes(jobs.reports[0].job_id), firstJob);
+  check('context page fits a laptop screen without horizontal scrolling', await noHorizontalScroll(page));
+  await page.screenshot({ path: path.join(ARTIFACTS, 'context.png'), fullPage: true });
+  await page.locator('.chart').first().screenshot({ path: path.join(ARTIFACTS, 'chart-relative.png') });
+
+  // Toggle to absolute latency.
+  await page.click('button[data-mode="absolute"]');
+  const titles = await page.evaluate(() => window.colltune.charts.map((c) => c.options.scales.y.title.text));
+  check('the toggle switches every chart to absolute latency',
+    titles.length === expectedSeries.size && titles.every((t) => t === 'latency (µs)'), titles.join(','));
+  await page.locator('.chart').first().screenshot({ path: path.join(ARTIFACTS, 'chart-absolute.png') });
+  await page.click('button[data-mode="relative"]');
+
+  // Admin: a rollback from the page needs the token.
+  const before = history.length;
+  const oldest = history[history.length - 1].version;
+  await page.click('.admin summary');
+  await page.fill('#token', 'not-the-token-at-all');
+  await page.click(`tr[data-version="${oldest}"] button`);
+  await page.waitForSelector('#history .error', { timeout: 5000 });
+  const denied = await page.locator('#history .error').textContent();
+  check('a rollback with a wrong token is refused and says why', /PERMISSION_DENIED/.test(denied), denied);
+  check('a refused rollback changes nothing', (await api(`/profiles/${main.id}/history`)).versions.length === before);
+  await page.fill('#token', process.env.ADMIN_TOKEN);
+  await page.click(`tr[data-version="${oldest}"] button`);
+  await page.waitForSelector('#history .notice', { timeout: 5000 });
+  await page.waitForFunction((n) => document.querySelectorAll('table.history tbody tr').length === n, before + 1, { timeout: 10000 });
+  const after = (await api(`/profiles/${main.id}/history`)).versions;
+  check('a rollback with the token makes a new version', after.length === before + 1, `${after.length} versions`);
+
+  // Breadcrumb back to the overview, then the hostile context's own page.
+  await page.click('#crumbs a');
+  await page.waitForSelector('body[data-rendered="overview"]', { timeout: 15000 });
+  check('the breadcrumb leads back to the overview', page.url().endsWith('#/'), page.url());
+  await page.click(`tr[data-profile="${hostile.id}"] td a`);
+  await page.waitForSelector('body[data-rendered="context"]', { timeout: 15000 });
+  const h1 = await page.locator('h1').textContent();
+  check('a hostile context page shows its names as text', h1.startsWith(HOSTILE_CLUSTER) && h1.includes('<b id=injected>'), h1);
+  check('a hostile context page injects nothing',
+    (await page.locator('#injected').count()) === 0 && (await page.evaluate(() => window.__xss)) === undefined);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'hostile.png'), fullPage: true });
+
+  // Unknown routes and contexts say so.
+  await page.goto(`${BASE}/#/context/999999`);
+  await page.waitForSelector('body[data-rendered="error"]', { timeout: 15000 });
+  const err = await page.locator('.error').textContent();
+  check('an unknown context shows the API\'s error', /NOT_FOUND/.test(err), err);
+
+  check('no script errors or policy violations in the console', problems.length === 0, problems.join(' | '));
+
+  // First render of the big context, fresh page each time: from navigation
+  // start to every chart and table drawn (window.colltune.firstRenderMs).
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const fresh = await context.newPage();
+    const t0 = Date.now();
+    await fresh.goto(`${BASE}/#/context/${main.id}`);
+    await fresh.waitForSelector('body[data-rendered="context"]', { timeout: 15000 });
+    const wall = Date.now() - t0;
+    const ms = await fresh.evaluate(() => window.colltune.firstRenderMs);
+    times.push(ms);
+    console.log(`MEASURE: first render of context ${main.id} (${profile.points.length} points, ${main.job_reports} job reports): ${ms.toFixed(0)} ms after navigation start (${wall} ms wall clock in the test)`);
+    await fresh.close();
+  }
+  times.sort((a, b) => a - b);
+  console.log(`MEASURE: first render median ${times[2].toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[4].toFixed(0)} ms`);
+  check('the context page renders (timing reported above)', times.every((t) => t > 0));
+
+  await browser.close();
+  return failures;
+}
+
+main().then((f) => process.exit(f ? 1 : 0), (e) => {
+  console.log(`FAIL: browser test crashed :: ${e.stack || e}`);
+  process.exit(1);
+});

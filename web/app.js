@@ -1,0 +1,566 @@
+// colltune web view: a single page over colltuned's JSON API (/api/v1/,
+// docs/web-api.md). Everything taken from the API reaches the page as text
+// nodes (el() below never parses markup), so a cluster, library, job or
+// campaign name cannot inject markup or script; the server's
+// Content-Security-Policy would refuse inline script as well.
+'use strict';
+
+(() => {
+  const app = document.getElementById('app');
+  const crumbs = document.getElementById('crumbs');
+  const tokenInput = document.getElementById('token');
+  const TOKEN_KEY = 'colltune-admin-token';
+  const TOKEN_HEADER = 'x-colltune-admin-token';
+
+  // Test and measurement hooks: the time the first page was fully drawn.
+  window.colltune = { firstRenderMs: null, charts: [] };
+
+  tokenInput.value = sessionStorage.getItem(TOKEN_KEY) || '';
+  tokenInput.addEventListener('input', () => {
+    sessionStorage.setItem(TOKEN_KEY, tokenInput.value);
+  });
+
+  // ---- DOM and formatting helpers -------------------------------------
+
+  function el(tag, props, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children.flat(Infinity)) {
+      if (c === undefined || c === null || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  const num = (x) => Number(x);
+
+  function fmtBytes(b) {
+    b = num(b);
+    if (b < 0) return '∞';
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let u = 0;
+    while (b >= 1024 && u < units.length - 1) { b /= 1024; u++; }
+    const s = Number.isInteger(b) ? String(b) : b.toPrecision(3).replace(/\.?0+$/, '');
+    return `${s} ${units[u]}`;
+  }
+  const fmtRange = (lo, hi) => `${fmtBytes(lo)} – ${num(hi) < 0 ? '∞' : fmtBytes(hi)}`;
+
+  function fmtTime(s) {
+    const us = num(s) * 1e6;
+    if (us < 1000) return `${us.toPrecision(3)} µs`;
+    if (us < 1e6) return `${(us / 1000).toPrecision(3)} ms`;
+    return `${(us / 1e6).toPrecision(3)} s`;
+  }
+  const fmtX = (x, digits = 2) => `${num(x).toFixed(digits)}×`;
+  const fmtP = (p) => (num(p) < 0.001 ? num(p).toExponential(1) : num(p).toFixed(3));
+  const fmtDate = (iso) => (iso ? String(iso).replace('T', ' ').replace(/\.\d+/, '').replace('Z', ' UTC') : '—');
+  function fmtCount(n) {
+    n = num(n);
+    if (n >= 1e9) return `${(n / 1e9).toPrecision(3)}G`;
+    if (n >= 1e6) return `${(n / 1e6).toPrecision(3)}M`;
+    if (n >= 1e4) return `${(n / 1e3).toPrecision(3)}k`;
+    return String(n);
+  }
+
+  async function api(path, options) {
+    let response;
+    try {
+      response = await fetch(`/api/v1${path}`, options);
+    } catch (e) {
+      throw new Error(`cannot reach colltuned: ${e.message}`);
+    }
+    let body = null;
+    try { body = await response.json(); } catch (e) { /* not JSON */ }
+    if (!response.ok) {
+      const why = body && body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${response.status}`;
+      throw new Error(why);
+    }
+    if (body === null) throw new Error(`colltuned answered ${path} with something that is not JSON`);
+    return body;
+  }
+
+  function adminPost(path, body) {
+    return api(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: tokenInput.value },
+      body: body === undefined ? '' : JSON.stringify(body),
+    });
+  }
+
+  function table(headers, rows, opts = {}) {
+    return el('table', { class: opts.class },
+      el('thead', {}, el('tr', {}, headers.map((h) =>
+        el('th', { class: h.num ? 'num' : undefined, scope: 'col' }, h.label || h)))),
+      el('tbody', {}, rows));
+  }
+
+  function setCrumbs(...parts) {
+    crumbs.replaceChildren(...parts.flatMap((p, i) => (i ? [' / ', p] : [p])));
+  }
+
+  function showError(where, e) {
+    where.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
+  }
+
+  function done(name) {
+    document.body.dataset.rendered = name;
+    if (window.colltune.firstRenderMs === null) {
+      window.colltune.firstRenderMs = performance.now();
+    }
+  }
+
+  // ---- charts ----------------------------------------------------------
+
+  // Error bars: each point may carry lo/hi (the per-launch spread); drawn
+  // after the lines, in the line's colour.
+  const errorBars = {
+    id: 'colltuneErrorBars',
+    afterDatasetsDraw(chart) {
+      const ctx = chart.ctx;
+      const y = chart.scales.y;
+      chart.data.datasets.forEach((ds, i) => {
+        if (!ds.errorBars || !chart.isDatasetVisible(i)) return;
+        const meta = chart.getDatasetMeta(i);
+        ctx.save();
+        ctx.strokeStyle = ds.borderColor;
+        ctx.lineWidth = 1;
+        meta.data.forEach((point, k) => {
+          const d = ds.data[k];
+          if (!d || d.lo === undefined || d.hi === undefined) return;
+          const top = y.getPixelForValue(d.hi);
+          const bottom = y.getPixelForValue(d.lo);
+          if (!Number.isFinite(top) || !Number.isFinite(bottom)) return;
+          ctx.beginPath();
+          ctx.moveTo(point.x, top); ctx.lineTo(point.x, bottom);
+          ctx.moveTo(point.x - 3, top); ctx.lineTo(point.x + 3, top);
+          ctx.moveTo(point.x - 3, bottom); ctx.lineTo(point.x + 3, bottom);
+          ctx.stroke();
+        });
+        ctx.restore();
+      });
+    },
+  };
+
+  const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf',
+    '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+
+  function destroyCharts() {
+    for (const c of window.colltune.charts) c.destroy();
+    window.colltune.charts = [];
+  }
+
+  // The rule of `table` covering (collective, bytes), if any.
+  function ruleFor(rules, collective, bytes) {
+    return rules.find((r) => r.collective === collective && bytes >= num(r.min_bytes) &&
+      (num(r.max_bytes) < 0 || bytes <= num(r.max_bytes)));
+  }
+
+  // One chart: latency of every algorithm against message size (log2 axis),
+  // relative to default or absolute, with the tuned choice as a wide band
+  // under the lines (seed 004, Figure 4).
+  function drawChart(canvas, collective, points, rules, mode) {
+    const sizes = [...new Set(points.map((p) => num(p.msg_bytes)))].sort((a, b) => a - b);
+    const algorithms = [...new Set(points.map((p) => p.algorithm))]
+      .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)));
+    const at = new Map(points.map((p) => [`${p.algorithm}@${num(p.msg_bytes)}`, p]));
+    const base = (bytes) => at.get(`default@${bytes}`);
+    const relative = mode === 'relative';
+    const value = (p, field) => {
+      const v = num(p[field]);
+      if (!relative) return v * 1e6;
+      const d = base(num(p.msg_bytes));
+      return d && num(d.median_seconds) > 0 ? v / num(d.median_seconds) : undefined;
+    };
+    const xOf = (bytes) => (bytes > 0 ? Math.log2(bytes) : -1);
+    const datasets = algorithms.map((a, i) => {
+      const data = [];
+      for (const s of sizes) {
+        const p = at.get(`${a}@${s}`);
+        if (!p) continue;
+        const y = value(p, 'median_seconds');
+        if (y === undefined) continue;
+        data.push({ x: xOf(s), y, lo: value(p, 'launch_min_seconds'), hi: value(p, 'launch_max_seconds'), bytes: s });
+      }
+      const isDefault = a === 'default';
+      return {
+        label: a,
+        data,
+        errorBars: true,
+        borderColor: isDefault ? '#000' : PALETTE[i % PALETTE.length],
+        backgroundColor: isDefault ? '#000' : PALETTE[i % PALETTE.length],
+        borderDash: isDefault ? [6, 4] : undefined,
+        borderWidth: isDefault ? 2 : 1.5,
+        pointRadius: 2,
+        order: 1,
+      };
+    });
+    const tuned = [];
+    for (const s of sizes) {
+      const rule = ruleFor(rules, collective, s);
+      const chosen = rule ? rule.algorithm : 'default';
+      const p = at.get(`${chosen}@${s}`);
+      const y = p ? value(p, 'median_seconds') : undefined;
+      if (y !== undefined) tuned.push({ x: xOf(s), y, bytes: s, algorithm: chosen });
+    }
+    datasets.push({
+      label: 'tuned choice',
+      data: tuned,
+      borderColor: 'rgba(255, 190, 0, 0.55)',
+      backgroundColor: 'rgba(255, 190, 0, 0.55)',
+      borderWidth: 10,
+      pointRadius: 0,
+      order: 100,
+    });
+    return new Chart(canvas, {
+      type: 'line',
+      data: { datasets },
+      plugins: [errorBars],
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        parsing: false,
+        normalized: true,
+        interaction: { mode: 'nearest', intersect: false },
+        scales: {
+          x: {
+            type: 'linear',
+            title: { display: true, text: 'message size' },
+            ticks: { stepSize: 2, callback: (v) => (Number.isInteger(v) && v >= 0 ? fmtBytes(2 ** v) : '') },
+          },
+          y: {
+            type: 'logarithmic',
+            title: { display: true, text: relative ? 'latency / default' : 'latency (µs)' },
+            min: relative ? 0.25 : undefined,
+            max: relative ? 8 : undefined,
+            ticks: { callback: (v) => (relative ? `${v}` : Number(v).toPrecision(2)) },
+          },
+        },
+        plugins: {
+          legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 11 } } },
+          tooltip: {
+            callbacks: {
+              title: (items) => (items.length ? fmtBytes(items[0].raw.bytes) : ''),
+              label: (item) => `${item.dataset.label}${item.raw.algorithm ? ` (${item.raw.algorithm})` : ''}: ${relative ? fmtX(item.raw.y) : `${item.raw.y.toPrecision(3)} µs`}`,
+            },
+          },
+        },
+      },
+    });
+  }
+
+  // ---- overview --------------------------------------------------------
+
+  async function overview() {
+    setCrumbs(el('span', {}, 'Contexts'));
+    const { profiles } = await api('/profiles');
+    profiles.sort((a, b) => a.context.cluster.localeCompare(b.context.cluster) ||
+      a.context.library.localeCompare(b.context.library) ||
+      a.context.library_version.localeCompare(b.context.library_version) ||
+      a.context.comm_size - b.context.comm_size);
+    const sum = (f) => profiles.reduce((t, p) => t + num(p[f]), 0);
+    const clusters = new Set(profiles.map((p) => p.context.cluster));
+    const rows = profiles.map((p) => {
+      const c = p.context;
+      const last = [p.updated_at, p.last_report_at].filter(Boolean).sort().pop();
+      return el('tr', { 'data-profile': p.id },
+        el('td', {}, el('a', { href: `#/context/${p.id}` }, c.cluster)),
+        el('td', {}, `${c.library} ${c.library_version}`),
+        el('td', { class: 'num' }, c.comm_size),
+        el('td', { class: 'num' }, `${c.nodes} × ${c.ppn}`),
+        el('td', { class: 'num' }, p.campaigns),
+        el('td', { class: 'num' }, p.job_reports),
+        el('td', { class: 'num' }, p.rules_not_default,
+          num(p.rules_not_default) > 0 ? el('span', { class: 'badge good' }, 'tuned') : null),
+        el('td', { class: 'num' }, p.violations,
+          num(p.violations) > 0 ? el('span', { class: 'badge bad' }, 'slow library') : null),
+        el('td', { class: 'num' }, num(p.table_version) > 0 ? `v${p.table_version}` : '—'),
+        el('td', {}, fmtDate(last)));
+    });
+    app.replaceChildren(
+      el('h1', {}, 'Contexts'),
+      el('p', { class: 'muted' }, 'Each context is one cluster, MPI library and version, communicator size and layout. colltune measures it, decides which algorithm runs each collective at each message size, and checks the decisions against what jobs observe.'),
+      el('div', { class: 'cards' },
+        card(profiles.length, 'contexts'),
+        card(clusters.size, 'clusters'),
+        card(sum('campaigns'), 'campaigns'),
+        card(sum('job_reports'), 'jobs reported'),
+        card(sum('rules_not_default'), 'decisions that differ from default'),
+        card(sum('violations'), 'violations found')),
+      profiles.length === 0
+        ? el('p', { class: 'muted' }, 'No profiles yet: run a campaign (colltune campaign) or a job under the shim.')
+        : table([
+          'Cluster', 'MPI library', { label: 'Procs', num: true }, { label: 'Nodes × ppn', num: true },
+          { label: 'Campaigns', num: true }, { label: 'Jobs reported', num: true },
+          { label: 'Decisions ≠ default', num: true }, { label: 'Violations', num: true },
+          { label: 'Table', num: true }, 'Last update'], rows, { class: 'contexts' }));
+    done('overview');
+  }
+
+  function card(n, label) {
+    return el('div', { class: 'card' }, el('div', { class: 'n' }, fmtCount(n)), el('div', { class: 'l' }, label));
+  }
+
+  // ---- a context -------------------------------------------------------
+
+  let chartMode = 'relative';
+
+  async function context(id) {
+    setCrumbs(el('a', { href: '#/' }, 'Contexts'), el('span', {}, `context ${id}`));
+    performance.mark('colltune-fetch');
+    const [profile, history, violations, jobs, pins, catalog] = await Promise.all([
+      api(`/profiles/${id}`), api(`/profiles/${id}/history`), api(`/profiles/${id}/violations`),
+      api(`/profiles/${id}/jobs?limit=1000`), api(`/profiles/${id}/pins`), algorithms(),
+    ]);
+    performance.mark('colltune-data');
+    const s = profile.profile;
+    const c = s.context;
+    const title = `${c.cluster} · ${c.library} ${c.library_version} · ${c.comm_size} processes on ${c.nodes} × ${c.ppn}`;
+    setCrumbs(el('a', { href: '#/' }, 'Contexts'), el('span', {}, c.cluster));
+    document.title = `colltune: ${c.cluster}`;
+    const rules = (profile.table && profile.table.rules) || [];
+
+    const chartsBox = el('div', { class: 'charts' });
+    const modeButtons = ['relative', 'absolute'].map((m) => el('button', {
+      type: 'button', 'aria-pressed': String(m === chartMode), 'data-mode': m,
+      onclick: () => { chartMode = m; modeButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.mode === m))); renderCharts(); },
+    }, m === 'relative' ? 'Relative to default' : 'Absolute latency'));
+
+    // collective -> problem -> points
+    const byCollective = new Map();
+    for (const p of profile.points) {
+      if (!byCollective.has(p.collective)) byCollective.set(p.collective, new Map());
+      const m = byCollective.get(p.collective);
+      if (!m.has(p.problem)) m.set(p.problem, []);
+      m.get(p.problem).push(p);
+    }
+    const problemChoice = new Map();
+    function renderCharts() {
+      destroyCharts();
+      chartsBox.replaceChildren();
+      for (const [collective, problems] of [...byCollective].sort((a, b) => a[0].localeCompare(b[0]))) {
+        const names = [...problems.keys()].sort();
+        const problem = problemChoice.get(collective) ?? (names.includes('same') ? 'same' : names[0]);
+        const canvas = el('canvas', { id: `chart-${collective}`, role: 'img', 'aria-label': `${collective}: latency by message size and algorithm` });
+        const picker = names.length > 1 || names[0] !== ''
+          ? el('select', { 'aria-label': 'block-size distribution', onchange: (e) => { problemChoice.set(collective, e.target.value); renderCharts(); } },
+            names.map((n) => el('option', { value: n, selected: n === problem }, n)))
+          : null;
+        chartsBox.append(el('div', { class: 'chart', 'data-collective': collective },
+          el('h3', {}, collective, picker ? ' ' : null, picker),
+          el('div', { class: 'canvas' }, canvas)));
+        window.colltune.charts.push(drawChart(canvas, collective, problems.get(problem), rules, chartMode));
+      }
+    }
+
+    const tableVersion = num(profile.table && profile.table.version);
+    app.replaceChildren(
+      el('h1', {}, title),
+      el('div', { class: 'cards' },
+        card(s.campaigns, 'campaigns'), card(s.launches, 'launches'), card(s.measurements, 'points measured'),
+        card(s.job_reports, 'jobs reported'), card(s.rules_not_default, 'decisions ≠ default'),
+        card(s.violations, 'violations'), card(tableVersion, 'table version')),
+      el('nav', { class: 'sections', 'aria-label': 'sections' },
+        ['charts', 'decisions', 'violations', 'history', 'pins', 'jobs'].map((a) =>
+          el('a', { href: `#/context/${id}`, 'data-section': a, onclick: (e) => { e.preventDefault(); document.getElementById(a).scrollIntoView(); } }, a))),
+      el('h2', { id: 'charts' }, 'Latency by message size'),
+      el('div', { class: 'toolbar' }, el('span', { class: 'seg' }, modeButtons),
+        el('span', { class: 'muted' }, 'Lines: median over launches; error bars: smallest to largest per-launch median; wide yellow band: the algorithm the current table runs.')),
+      chartsBox,
+      decisionsSection(profile, rules),
+      violationsSection(violations.violations),
+      historySection(id, history.versions, tableVersion),
+      pinsSection(id, pins.pins, catalog),
+      jobsSection(jobs));
+    performance.mark('colltune-dom');
+    renderCharts();
+    performance.mark('colltune-charts');
+    done('context');
+  }
+
+  function decisionsSection(profile, rules) {
+    const t = profile.table || {};
+    const rows = rules.map((r) => el('tr', { class: r.algorithm !== 'default' ? 'tuned' : undefined },
+      el('td', {}, r.collective),
+      el('td', {}, fmtRange(r.min_bytes, r.max_bytes)),
+      el('td', {}, r.algorithm, r.pinned ? el('span', { class: 'badge' }, 'pinned') : null),
+      el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtX(r.speedup)),
+      el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtP(r.p_value)),
+      el('td', { class: 'num' }, `${r.launches_default} / ${r.launches_algorithm}`),
+      el('td', {}, r.source, r.campaigns && r.campaigns.length ? el('div', { class: 'muted' }, r.campaigns.join(', ')) : null),
+      el('td', { class: 'num' }, `v${t.version}`)));
+    return el('section', { id: 'decisions' },
+      el('h2', {}, `Decision table v${num(t.version) || '—'}`),
+      t.reason ? el('p', { class: 'muted' }, `${fmtDate(t.created_at)}: ${t.reason}`) : null,
+      rules.length === 0 ? el('p', { class: 'muted' }, 'No decisions yet: every collective runs default.')
+        : table(['Collective', 'Message sizes', 'Algorithm', { label: 'Speedup', num: true },
+          { label: 'p-value', num: true }, { label: 'Launches (default / alg.)', num: true }, 'Evidence', { label: 'Version', num: true }],
+        rows, { class: 'decisions' }));
+  }
+
+  function violationsSection(violations) {
+    const rows = violations.map((v) => el('tr', {},
+      el('td', {}, v.kind === 'guideline' ? `guideline ${v.guideline}` : 'monotony'),
+      el('td', {}, v.collective),
+      el('td', {}, v.kind === 'guideline'
+        ? `default is ${fmtX(v.factor)} slower than ${v.algorithm} at ${fmtBytes(v.msg_bytes)}`
+        : `${fmtBytes(v.msg_bytes)} takes ${fmtX(v.factor)} as long as ${fmtBytes(v.larger_bytes)}`),
+      el('td', { class: 'num' }, fmtP(v.p_value)),
+      el('td', { class: 'num' }, v.launches)));
+    return el('section', { id: 'violations' },
+      el('h2', {}, `Performance-guideline violations (${violations.length})`),
+      el('p', { class: 'muted' }, 'Where the MPI library\'s own collective is significantly slower than a composition of other collectives (guideline), or slower for a smaller message than for a larger one (monotony).'),
+      violations.length === 0 ? el('p', { class: 'muted' }, 'None found.')
+        : table(['Kind', 'Collective', 'What', { label: 'p-value', num: true }, { label: 'Launches', num: true }], rows, { class: 'violations' }));
+  }
+
+  function historySection(id, versions, current) {
+    const status = el('div');
+    const rows = versions.map((v) => el('tr', { 'data-version': v.version },
+      el('td', { class: 'num' }, `v${v.version}`, num(v.version) === current ? el('span', { class: 'badge good' }, 'current') : null),
+      el('td', {}, fmtDate(v.created_at)),
+      el('td', {}, v.reason),
+      el('td', {}, v.changes ? v.changes.split('; ').map((ch) => el('div', {}, ch)) : el('span', { class: 'muted' }, 'first table')),
+      el('td', { class: 'num' }, v.rules_not_default),
+      el('td', {}, num(v.version) === current ? null : el('button', {
+        type: 'button', class: 'small', onclick: async () => {
+          try {
+            const r = await adminPost(`/profiles/${id}/rollback`, { version: num(v.version) });
+            status.replaceChildren(el('p', { class: 'notice' }, `Rolled back: v${r.table_version} has the rules of v${v.version}.`));
+            setTimeout(route, 600);
+          } catch (e) { showError(status, e); }
+        },
+      }, 'Roll back to this'))));
+    return el('section', { id: 'history' },
+      el('h2', {}, `Table versions (${versions.length})`),
+      status,
+      table([{ label: 'Version', num: true }, 'When', 'Why', 'What changed', { label: '≠ default', num: true }, ''], rows, { class: 'history' }));
+  }
+
+  function pinsSection(id, pins, catalog) {
+    const status = el('div');
+    const rows = pins.map((p) => el('tr', {},
+      el('td', {}, p.collective), el('td', {}, fmtRange(p.min_bytes, p.max_bytes)), el('td', {}, p.algorithm),
+      el('td', {}, p.note), el('td', {}, fmtDate(p.created_at)),
+      el('td', {}, el('button', {
+        type: 'button', class: 'small', onclick: async () => {
+          try {
+            await adminPost(`/profiles/${id}/pins/${p.id}/unpin`);
+            route();
+          } catch (e) { showError(status, e); }
+        },
+      }, 'Unpin'))));
+    const collectives = [...new Set(catalog.filter((a) => a.collective).map((a) => a.collective))].sort();
+    const collective = el('select', { name: 'collective' }, collectives.map((c) => el('option', { value: c }, c)));
+    const algorithm = el('select', { name: 'algorithm' });
+    const fillAlgorithms = () => algorithm.replaceChildren(
+      el('option', { value: 'default' }, 'default'),
+      catalog.filter((a) => a.collective === collective.value).map((a) => el('option', { value: a.name }, a.name)));
+    collective.addEventListener('change', fillAlgorithms);
+    fillAlgorithms();
+    const min = el('input', { name: 'min', value: '0', size: 10 });
+    const max = el('input', { name: 'max', value: '-1', size: 10 });
+    const note = el('input', { name: 'note', size: 24, maxlength: 128 });
+    const form = el('form', {
+      class: 'pin', onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          await adminPost(`/profiles/${id}/pins`, {
+            collective: collective.value, algorithm: algorithm.value,
+            min_bytes: min.value.trim(), max_bytes: max.value.trim(), note: note.value,
+          });
+          route();
+        } catch (err) { showError(status, err); }
+      },
+    },
+    el('label', {}, 'collective', collective), el('label', {}, 'algorithm', algorithm),
+    el('label', {}, 'from bytes', min), el('label', {}, 'to bytes (-1: no limit)', max),
+    el('label', {}, 'note', note), el('button', { type: 'submit' }, 'Pin'));
+    return el('section', { id: 'pins' },
+      el('h2', {}, `Pins (${pins.length})`),
+      status,
+      pins.length ? table(['Collective', 'Message sizes', 'Algorithm', 'Note', 'Since', ''], rows, { class: 'pins' })
+        : el('p', { class: 'muted' }, 'No pins: the engine decides every range.'),
+      el('details', {}, el('summary', {}, 'Pin an algorithm (admin token needed)'), form));
+  }
+
+  function jobsSection(jobs) {
+    const reports = jobs.reports;
+    const body = el('tbody');
+    const shown = 50;
+    const row = (r) => el('tr', {},
+      el('td', {}, fmtDate(r.received_at)),
+      el('td', {}, r.job_id, r.run_id ? el('div', { class: 'muted' }, r.run_id) : null),
+      el('td', { class: 'num' }, `v${r.table_version}`),
+      el('td', { class: 'num' }, r.ranks),
+      el('td', {}, r.final ? 'final' : 'snapshot'),
+      el('td', { class: 'chips' }, r.collectives.map((o) => el('span', {
+        title: `${o.calls} calls, ${o.tuned_calls} sent to a mock-up, ${o.compared_calls} compared with default in this job`,
+      }, `${o.collective} `, num(o.tuned_calls) === 0 ? el('span', { class: 'muted' }, 'default')
+        : num(o.speedup) > 0 ? el('span', { class: num(o.speedup) >= 1 ? 'badge good' : 'badge bad' }, fmtX(o.speedup))
+          : el('span', { class: 'muted' }, 'not compared')))));
+    body.append(...reports.slice(0, shown).map(row));
+    const more = reports.length > shown ? el('button', {
+      type: 'button', class: 'small', onclick: (e) => { body.replaceChildren(...reports.map(row)); e.target.remove(); },
+    }, `Show all ${reports.length}`) : null;
+    // The call-weighted observed speedup over all listed jobs, per collective.
+    const totals = new Map();
+    for (const r of reports) {
+      for (const o of r.collectives) {
+        if (num(o.compared_calls) === 0 || num(o.speedup) <= 0) continue;
+        const t = totals.get(o.collective) || { calls: 0, sum: 0 };
+        t.calls += num(o.compared_calls);
+        t.sum += num(o.compared_calls) / num(o.speedup);
+        totals.set(o.collective, t);
+      }
+    }
+    const summary = [...totals].sort((a, b) => a[0].localeCompare(b[0])).map(([coll, t]) =>
+      el('span', { class: 'badge good' }, `${coll} ${fmtX(t.calls / t.sum)}`));
+    return el('section', { id: 'jobs' },
+      el('h2', {}, `Job reports (${jobs.total} in all, newest ${reports.length} loaded)`),
+      el('p', { class: 'muted' }, 'Observed speedup: within each job, the time default took on the calls the shim explored it with, against the time the table\'s choice took, weighted by calls.'),
+      summary.length ? el('p', {}, 'Over these jobs: ', summary) : null,
+      reports.length === 0 ? el('p', { class: 'muted' }, 'No job has reported yet.')
+        : el('table', { class: 'jobs' },
+          el('thead', {}, el('tr', {}, ['When', 'Job', { label: 'Table', num: true }, { label: 'Ranks', num: true }, 'Report', 'Observed per collective']
+            .map((h) => el('th', { class: h.num ? 'num' : undefined }, h.label || h)))),
+          body),
+      more);
+  }
+
+  let catalogCache = null;
+  async function algorithms() {
+    if (!catalogCache) catalogCache = (await api('/algorithms')).algorithms;
+    return catalogCache;
+  }
+
+  // ---- routing ---------------------------------------------------------
+
+  function notFound() {
+    setCrumbs(el('a', { href: '#/' }, 'Contexts'));
+    app.replaceChildren(el('p', { class: 'error' }, `No such page: ${location.hash}`));
+    done('missing');
+  }
+
+  async function route() {
+    destroyCharts();
+    document.title = 'colltune';
+    const m = location.hash.match(/^#\/context\/(\d+)$/);
+    try {
+      if (!location.hash || location.hash === '#/' || location.hash === '#') await overview();
+      else if (m) await context(Number(m[1]));
+      else notFound();
+    } catch (e) {
+      showError(app, e);
+      done('error');
+    }
+  }
+
+  window.addEventListener('hashchange', route);
+  route();
+})();
