@@ -1,6 +1,7 @@
 #include "daemon/web.h"
 
 #include <limits.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -219,6 +220,12 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
     return new httplib::ThreadPool(static_cast<size_t>(threads));
   };
   web->server_->set_payload_max_length(kMaxBodyBytes);
+  // cpp-httplib's default also sets SO_REUSEPORT, with which a second
+  // daemon would share a port silently instead of failing to start.
+  web->server_->set_socket_options([](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   // A browser keeps up to six connections open and each holds a thread
   // while it idles: a short idle time keeps the pool free for new pages.
   web->server_->set_keep_alive_timeout(1);

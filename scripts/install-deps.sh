@@ -12,6 +12,8 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin # Open MPI 4.1 (mpirun.openmpi)
   mpich libmpich-dev         # MPICH 4.0 (mpirun.mpich)
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcpp-httplib-dev
+  curl                       # the web API tests
+  chromium                   # the web view's browser tests (playwright-core)
 )
 
 missing=()
@@ -20,12 +22,24 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
-if [ "${#missing[@]}" -eq 0 ]; then
-  exit 0
+# Node.js and npm: the machine's own if it has them (a nodesource build
+# carries its npm), else Debian's.
+if ! command -v npm >/dev/null 2>&1; then missing+=(nodejs npm); fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-echo "install-deps: installing ${missing[*]}" >&2
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+
+# The web view's npm packages (web/package-lock.json): the chart library the
+# page serves, copied into web/vendor/, and playwright-core for its tests.
+# Installed again only when the lock file changed.
+WEB="$(dirname "$0")/../web"
+if [ ! -e "$WEB/vendor/chart.umd.js" ] || [ ! -d "$WEB/node_modules/playwright-core" ] ||
+   [ "$WEB/package-lock.json" -nt "$WEB/node_modules/.package-lock.json" ]; then
+  echo "install-deps: npm ci in web/" >&2
+  (cd "$WEB" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi

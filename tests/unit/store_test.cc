@@ -249,6 +249,55 @@ TEST(Store, PinsHistoryAndCampaignPoints) {
   EXPECT_FALSE((*s.FindProfile(Key(5))).has_value());
 }
 
+TEST(Store, JobReportsNewestFirstWithTheirTimings) {
+  auto store = Store::Open(TempPath("jobs.db"));
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  int64_t profile = 0, other = 0;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 other = *s.UpsertProfile(Key(8));
+                 for (int j = 0; j < 5; ++j) {
+                   JobReportInput r;
+                   r.profile_id = j == 4 ? other : profile;
+                   r.job_id = "job-" + std::to_string(j);
+                   r.run_id = "r";
+                   r.table_version = j;
+                   JobTimingInput t;
+                   t.collective = Collective::kBcast;
+                   t.algorithm = Algorithm::kBcastAsAllgatherv;
+                   t.min_bytes = 64;
+                   t.max_bytes = 127;
+                   t.calls = 100 + j;
+                   t.timed_calls = 10;
+                   t.profile_id = r.profile_id;
+                   t.median_seconds = 1e-6 * (j + 1);
+                   r.timings = {t, t};
+                   r.timings[1].algorithm = Algorithm::kDefault;
+                   if (auto e = s.PutJobReport(r); !e.ok()) return e.status();
+                 }
+                 return absl::OkStatus();
+               }).ok());
+  auto listed = s.JobReports(profile, 3);
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  const auto& [reports, total] = *listed;
+  EXPECT_EQ(total, 4);  // the fifth belongs to the other profile
+  ASSERT_EQ(reports.size(), 3u);
+  // Same second: newest first by id.
+  EXPECT_EQ(reports[0].job_id, "job-3");
+  EXPECT_EQ(reports[2].job_id, "job-1");
+  EXPECT_EQ(reports[0].table_version, 3);
+  ASSERT_EQ(reports[0].timings.size(), 2u);
+  EXPECT_EQ(reports[0].timings[0].calls, 103);
+  EXPECT_DOUBLE_EQ(reports[0].timings[0].median_seconds, 4e-6);
+  auto last = s.LastReportAt(profile);
+  ASSERT_TRUE(last.ok());
+  EXPECT_FALSE(last->empty());
+  auto none = s.LastReportAt(profile + other + 10);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
 TEST(Store, RefusesADatabaseFromTheFuture) {
   const std::string path = TempPath("future.db");
   { ASSERT_TRUE(Store::Open(path).ok()); }
