@@ -230,6 +230,8 @@
         scales: {
           x: {
             type: 'linear',
+            min: sizes.length ? xOf(sizes[0]) : undefined,
+            max: sizes.length ? xOf(sizes[sizes.length - 1]) : undefined,
             title: { display: true, text: 'message size' },
             ticks: { stepSize: 2, callback: (v) => (Number.isInteger(v) && v >= 0 ? fmtBytes(2 ** v) : '') },
           },
@@ -239,6 +241,11 @@
             min: relative ? 0.25 : undefined,
             max: relative ? 8 : undefined,
             ticks: { callback: (v) => (relative ? `${v}` : Number(v).toPrecision(2)) },
+            // Relative: the powers of two, so that 1 (default) and 2x either
+            // way are easy to find.
+            afterBuildTicks: relative
+              ? (scale) => { scale.ticks = [0.25, 0.5, 1, 2, 4, 8].map((value) => ({ value })); }
+              : undefined,
           },
         },
         plugins: {
@@ -519,12 +526,37 @@
         totals.set(o.collective, t);
       }
     }
-    const summary = [...totals].sort((a, b) => a[0].localeCompare(b[0])).map(([coll, t]) =>
-      el('span', { class: 'badge good' }, `${coll} ${fmtX(t.calls / t.sum)}`));
+    const speedupBadge = (coll, t) => {
+      const x = t.calls / t.sum;
+      return el('span', { class: x >= 1 ? 'badge good' : 'badge bad' }, `${coll} ${fmtX(x)}`);
+    };
+    const summary = [...totals].sort((a, b) => a[0].localeCompare(b[0])).map(([coll, t]) => speedupBadge(coll, t));
+    // The same per table version: did each version's choices pay off?
+    const byVersion = new Map();
+    for (const r of reports) {
+      const v = num(r.table_version);
+      if (!byVersion.has(v)) byVersion.set(v, { jobs: 0, totals: new Map() });
+      const entry = byVersion.get(v);
+      entry.jobs++;
+      for (const o of r.collectives) {
+        if (num(o.compared_calls) === 0 || num(o.speedup) <= 0) continue;
+        const t = entry.totals.get(o.collective) || { calls: 0, sum: 0 };
+        t.calls += num(o.compared_calls);
+        t.sum += num(o.compared_calls) / num(o.speedup);
+        entry.totals.set(o.collective, t);
+      }
+    }
+    const versionRows = [...byVersion].sort((a, b) => b[0] - a[0]).map(([v, e]) => el('tr', {},
+      el('td', { class: 'num' }, `v${v}`), el('td', { class: 'num' }, e.jobs),
+      el('td', { class: 'chips' }, e.totals.size === 0 ? el('span', { class: 'muted' }, 'nothing compared')
+        : [...e.totals].sort((a, b) => a[0].localeCompare(b[0])).map(([coll, t]) => speedupBadge(coll, t)))));
     return el('section', { id: 'jobs' },
       el('h2', {}, `Job reports (${jobs.total} in all, newest ${reports.length} loaded)`),
       el('p', { class: 'muted' }, 'Observed speedup: within each job, the time default took on the calls the shim explored it with, against the time the table\'s choice took, weighted by calls.'),
       summary.length ? el('p', {}, 'Over these jobs: ', summary) : null,
+      versionRows.length ? table([{ label: 'Table', num: true }, { label: 'Jobs', num: true }, 'Observed speedup per collective'],
+        versionRows, { class: 'by-version' }) : null,
+      el('h3', { class: 'spaced' }, 'Newest reports'),
       reports.length === 0 ? el('p', { class: 'muted' }, 'No job has reported yet.')
         : el('table', { class: 'jobs' },
           el('thead', {}, el('tr', {}, ['When', 'Job', { label: 'Table', num: true }, { label: 'Ranks', num: true }, 'Report', 'Observed per collective']
