@@ -2,6 +2,7 @@
 # Builds colltune optimized and installs it under a prefix:
 #   PREFIX/bin/colltuned, colltune, colltune-bench, colltune-bench-mpich
 #   PREFIX/lib/libcolltune.so (Open MPI), libcolltune-mpich.so (MPICH)
+#   PREFIX/share/colltune/web/ (the web view: colltuned --http)
 # The shim finds its agent (PREFIX/bin/colltune) from its own location.
 #
 #   scripts/install.sh --prefix /opt/colltune
@@ -23,4 +24,7 @@ install -d "$PREFIX/bin" "$PREFIX/lib"
 install -m 0755 "$BIN/daemon/colltuned" "$BIN/cli/colltune" \
   "$BIN/bench/colltune-bench" "$BIN/bench/colltune-bench-mpich" "$PREFIX/bin/"
 install -m 0755 "$BIN/shim/libcolltune.so" "$BIN/shim/libcolltune-mpich.so" "$PREFIX/lib/"
+install -d "$PREFIX/share/colltune/web/vendor"
+install -m 0644 web/index.html web/app.js web/style.css "$PREFIX/share/colltune/web/"
+install -m 0644 web/vendor/chart.umd.js "$PREFIX/share/colltune/web/vendor/"
 echo "installed colltune in $PREFIX"
