@@ -46,6 +46,9 @@ int AddPin(const Connection& c, const PinArgs& args);
 int RemovePin(const Connection& c, int64_t profile, int64_t pin);
 int ListPins(const Connection& c, int64_t profile, bool json);
 
+// jobs.cc: a context's newest job reports, with observed speedups.
+int ListJobs(const Connection& c, int64_t profile, int limit, bool json);
+
 // violations.cc: the guideline report.
 int ShowViolations(const Connection& c, int64_t profile, bool json);
 

@@ -196,6 +196,15 @@ int main(int argc, char** argv) {
   add_profile(pins);
   pins->add_flag("--json", json, "JSON output");
 
+  int jobs_limit = 20;
+  CLI::App* jobs = app.add_subcommand(
+      "jobs", "List a profile's newest job reports and the speedups they observed");
+  add_profile(jobs);
+  jobs->add_option("--limit", jobs_limit, "How many (newest first)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  jobs->add_flag("--json", json, "JSON output");
+
   CLI::App* violations = app.add_subcommand(
       "violations",
       "List the performance guidelines the profiled MPI library violates");
@@ -266,6 +275,7 @@ int main(int argc, char** argv) {
   }
   if (*unpin) return colltune::cli::RemovePin(conn, profile_id, pin_id);
   if (*pins) return colltune::cli::ListPins(conn, profile_id, json);
+  if (*jobs) return colltune::cli::ListJobs(conn, profile_id, jobs_limit, json);
   if (*violations) return colltune::cli::ShowViolations(conn, profile_id, json);
   if (*flush) return colltune::cli::Flush(conn, spool_dir);
   if (*campaign || *evaluate) {

@@ -174,6 +174,10 @@ expect "the pin is gone" 200 "d['pins'] == []" GET "/api/v1/profiles/$ID/pins"
 check "colltune history lists the web's rollback and pin versions" \
   bash -c "'$COLLTUNE_CLI' --server unix:$T_TMP/d.sock history --profile $ID | grep -qi 'roll'"
 
+check "colltune jobs lists what the API lists" bash -c "
+  '$COLLTUNE_CLI' --server unix:$T_TMP/d.sock jobs --profile $ID --limit 5 --json |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d[\"total\"] == 40 and [r[\"job_id\"] for r in d[\"reports\"]] == [\"job-8800%02d\" % i for i in range(39, 34, -1)] else 1)'"
+
 # --- the page and its headers ---
 headers=$(curl -s -D - -o "$T_TMP/index.html" "$BASE_URL/")
 check "/ serves the page" grep -q '<main id="app"' "$T_TMP/index.html"
