@@ -146,6 +146,15 @@
     },
   };
 
+  // Absolute latency ticks: 1, 2 and 5 times a power of ten, plainly written.
+  function logTick(v) {
+    const n = Number(v);
+    if (!(n > 0)) return '';
+    const mantissa = n / 10 ** Math.floor(Math.log10(n) + 1e-9);
+    if (![1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6)) return '';
+    return n >= 1 ? String(Math.round(n)) : String(Number(n.toPrecision(1)));
+  }
+
   const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf',
     '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 
@@ -240,7 +249,7 @@
             title: { display: true, text: relative ? 'latency / default' : 'latency (µs)' },
             min: relative ? 0.25 : undefined,
             max: relative ? 8 : undefined,
-            ticks: { callback: (v) => (relative ? `${v}` : Number(v).toPrecision(2)) },
+            ticks: { callback: (v) => (relative ? `${v}` : logTick(v)) },
             // Relative: the powers of two, so that 1 (default) and 2x either
             // way are easy to find.
             afterBuildTicks: relative
