@@ -176,8 +176,11 @@ async function main() {
   await page.waitForSelector('body[data-rendered="context"]', { timeout: 15000 });
   const h1 = await page.locator('h1').textContent();
   check('a hostile context page shows its names as text', h1.startsWith(HOSTILE_CLUSTER) && h1.includes('<b id=injected>'), h1);
+  const hostileJob = await page.locator('table.jobs tbody tr').first().textContent();
+  check('a hostile job and run id appear as text',
+    hostileJob.includes('<script>window.__xss=3</script>') && hostileJob.includes('<img src=x onerror="window.__xss=4">'), hostileJob);
   check('a hostile context page injects nothing',
-    (await page.locator('#injected').count()) === 0 && (await page.evaluate(() => window.__xss)) === undefined);
+    (await page.locator('#injected').count()) === 0 && (await page.locator('main img, main script').count()) === 0 && (await page.evaluate(() => window.__xss)) === undefined);
   await page.screenshot({ path: path.join(ARTIFACTS, 'hostile.png'), fullPage: true });
 
   // Unknown routes and contexts say so.

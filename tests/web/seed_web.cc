@@ -274,6 +274,20 @@ int main(int argc, char** argv) {
     auto context = colltune::client::WithDeadline(std::chrono::seconds(30));
     if (!Check(stub->ReportJob(context.get(), r, &out), "report job")) return 1;
   }
-  std::printf("seed_web: 3 contexts, %d job reports\n", jobs);
+  // A job of the hostile context whose ids try to inject markup too.
+  {
+    colltune::v1::ReportJobRequest r;
+    *r.mutable_context() = hostile;
+    r.set_job_id("<script>window.__xss=3</script>");
+    r.set_run_id("<img src=x onerror=\"window.__xss=4\">");
+    r.set_final(true);
+    r.set_ranks(hostile.comm_size());
+    AddCell(&r, Collective::kGather, "default", 4, 4000, 32, 0,
+            ModelSeconds(Collective::kGather, "default", 4), hostile.comm_size());
+    colltune::v1::ReportJobResponse out;
+    auto context = colltune::client::WithDeadline(std::chrono::seconds(30));
+    if (!Check(stub->ReportJob(context.get(), r, &out), "report hostile job")) return 1;
+  }
+  std::printf("seed_web: 3 contexts, %d job reports\n", jobs + 1);
   return 0;
 }
