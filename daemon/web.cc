@@ -289,7 +289,13 @@ void WebServer::Route() {
 
   for (const auto& [path, file] : files_) {
     const std::pair<std::string, std::string>* f = &file;
-    s.Get(path, [f](const httplib::Request& req, httplib::Response& res) {
+    // Routes are regular expressions: the file names' dots are literal.
+    std::string pattern;
+    for (char ch : path) {
+      if (ch == '.') pattern += '\\';
+      pattern += ch;
+    }
+    s.Get(pattern, [f](const httplib::Request& req, httplib::Response& res) {
       res.set_content(f->second, f->first.c_str());
     });
   }

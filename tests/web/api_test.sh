@@ -118,6 +118,7 @@ expect "a non-numeric limit is 400" 400 "'limit' in d['error']['message']" GET "
 expect "an unknown endpoint is 404 JSON" 404 "d['error']['code'] == 'NOT_FOUND'" GET /api/v1/nothing
 expect "GET on a POST-only endpoint is 404 JSON" 404 "'error' in d" GET "/api/v1/profiles/$ID/rollback"
 expect "a path that climbs out of web/ is 404" 404 "'error' in d" GET "/../../etc/passwd"
+expect "only the page's own files are served" 404 "'error' in d" GET "/vendor/chartXumdXjs"
 
 # --- state-changing requests: POST with the admin token ---
 expect "rollback without a token is 401" 401 "d['error']['code'] == 'UNAUTHENTICATED'" \
