@@ -183,6 +183,31 @@ async function main() {
     (await page.locator('#injected').count()) === 0 && (await page.locator('main img, main script').count()) === 0 && (await page.evaluate(() => window.__xss)) === undefined);
   await page.screenshot({ path: path.join(ARTIFACTS, 'hostile.png'), fullPage: true });
 
+  // Irregular collectives: one chart, a selector for the distribution.
+  const other = profiles.find((p) => p.context.cluster === 'hpc-b');
+  await page.click('#crumbs a');
+  await page.waitForSelector('body[data-rendered="overview"]', { timeout: 15000 });
+  await page.click(`tr[data-profile="${other.id}"] td a`);
+  await page.waitForSelector('body[data-rendered="context"]', { timeout: 15000 });
+  const otherPoints = (await api(`/profiles/${other.id}`)).points.filter((p) => p.collective === 'gatherv');
+  const distributions = [...new Set(otherPoints.map((p) => p.problem))].sort();
+  const gathervAlgorithms = new Set(otherPoints.map((p) => p.algorithm));
+  const options = await page.locator('[data-collective="gatherv"] select option').allTextContents();
+  check('gatherv: a selector lists every measured distribution',
+    distributions.length === 6 && JSON.stringify(options) === JSON.stringify(distributions), `${options} vs ${distributions}`);
+  for (const problem of ['same', 'spikes']) {
+    await page.selectOption('[data-collective="gatherv"] select', problem);
+    const g = await page.evaluate(() => {
+      const c = window.colltune.charts.find((x) => x.canvas.id === 'chart-gatherv');
+      return c && { series: c.data.datasets.length, points: c.data.datasets.map((d) => d.data.length) };
+    });
+    const sizes = new Set(otherPoints.filter((p) => p.problem === problem).map((p) => p.msg_bytes)).size;
+    check(`gatherv (${problem}): one series per algorithm plus the tuned choice, every size`,
+      g && g.series === gathervAlgorithms.size + 1 && gathervAlgorithms.size > 1 && g.points.every((n) => n === sizes),
+      JSON.stringify(g));
+  }
+  await page.locator('[data-collective="gatherv"]').screenshot({ path: path.join(ARTIFACTS, 'chart-gatherv.png') });
+
   // Unknown routes and contexts say so.
   await page.goto(`${BASE}/#/context/999999`);
   await page.waitForSelector('body[data-rendered="error"]', { timeout: 15000 });

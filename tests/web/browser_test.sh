@@ -47,7 +47,7 @@ done <<<"$out"
 if [ $rc -ne 0 ] && ! grep -q '^FAIL:' <<<"$out"; then
   fail "browser test ran" "$out"
 fi
-for shot in overview context chart-relative chart-absolute hostile; do
+for shot in overview context chart-relative chart-absolute chart-gatherv hostile; do
   check "screenshot $shot.png saved" test -s "$ARTIFACTS/$shot.png"
 done
 check "colltuned survived the browser session" kill -0 "$DAEMON_PID"

@@ -2,8 +2,9 @@
 // with the realistic profile the web view is specified against: 9
 // collectives x 20 message sizes x every algorithm x 5 launches, then 1000
 // job reports of jobs running the resulting table (with the explored
-// default calls a real shim sends), plus two small contexts, one of them
-// with a hostile cluster and library name. Latencies follow a fixed model
+// default calls a real shim sends), plus two small contexts: one with
+// gatherv at seed 000's block-size distributions, one with a hostile
+// cluster, library, campaign and job name. Latencies follow a fixed model
 // (seeded noise), so what the engine decides is known to the tests only by
 // asking the API, never by copying numbers from here.
 //
@@ -20,6 +21,7 @@
 #include "client/client.h"
 #include "common/catalog.h"
 #include "common/histogram.h"
+#include "common/problems.h"
 #include "proto/colltune.grpc.pb.h"
 
 namespace {
@@ -60,7 +62,12 @@ const Shape kShapes[] = {
     {"scatter_as_bcast", 0.9, 2.0, 0, 3},
     {"scatter_as_scatterv", 1.03, 1.03, 0, 0},
     {"scatter_as_tuw_tree", 0.75, 1.2, 11, 15},
+    {"gatherv_as_tuw_tree", 0.7, 1.2, 0, 8},
+    {"gatherv_as_allreduce_gather", 1.5, 1.5, 0, 0},
 };
+
+// Irregular points: seed 000's distributions at three average block sizes.
+constexpr int kIrregularSizes[] = {3, 8, 13};
 
 constexpr int kSizes = 20;  // 2^0 .. 2^19 bytes
 
@@ -122,15 +129,27 @@ bool Campaign(colltune::v1::Tuning::Stub* stub, const colltune::v1::Context& ctx
     r.set_host("node001");
     for (Collective c : collectives) {
       for (const std::string& a : AlgorithmsOf(c)) {
-        for (int log2 = 0; log2 < sizes; ++log2) {
+        auto add = [&](int log2, const std::string& problem, double factor) {
           colltune::v1::Measurement* m = r.add_measurements();
           m->set_collective(std::string(colltune::InfoOf(c).name));
           m->set_algorithm(a);
           m->set_msg_bytes(int64_t{1} << log2);
-          const double median = ModelSeconds(c, a, log2) * launch_noise(*rng);
+          m->set_problem(problem);
+          const double median = ModelSeconds(c, a, log2) * factor * launch_noise(*rng);
           for (int k = 0; k < samples; ++k) {
             m->add_samples(median * sample_noise(*rng));
           }
+        };
+        if (colltune::InfoOf(c).irregular) {
+          double factor = 1;
+          for (colltune::Problem problem : colltune::kAllProblems) {
+            for (int log2 : kIrregularSizes) {
+              add(log2, std::string(colltune::NameOf(problem)), factor);
+            }
+            factor += 0.1;
+          }
+        } else {
+          for (int log2 = 0; log2 < sizes; ++log2) add(log2, "", 1);
         }
       }
     }
@@ -201,8 +220,9 @@ int main(int argc, char** argv) {
   other.set_comm_size(64);
   other.set_nodes(8);
   other.set_ppn(8);
-  if (!Campaign(stub.get(), other, "weekly", {Collective::kAllreduce, Collective::kBcast},
-                8, 3, 10, &rng)) {
+  if (!Campaign(stub.get(), other, "weekly",
+                {Collective::kAllreduce, Collective::kBcast, Collective::kGatherv}, 8, 3,
+                10, &rng)) {
     return 1;
   }
   colltune::v1::Context hostile = main_ctx;
