@@ -382,7 +382,7 @@
         card(s.job_reports, 'jobs reported'), card(s.rules_not_default, 'decisions ≠ default'),
         card(s.violations, 'violations'), card(tableVersion, 'table version')),
       el('nav', { class: 'sections', 'aria-label': 'sections' },
-        ['charts', 'decisions', 'violations', 'history', 'pins', 'jobs'].map((a) =>
+        ['charts', 'decisions', 'violations', 'online', 'history', 'pins', 'jobs'].map((a) =>
           el('a', { href: `#/context/${id}`, 'data-section': a, onclick: (e) => { e.preventDefault(); document.getElementById(a).scrollIntoView(); } }, a))),
       el('h2', { id: 'charts' }, 'Latency by message size'),
       el('div', { class: 'toolbar' }, el('span', { class: 'seg' }, modeButtons),
@@ -390,6 +390,7 @@
       chartsBox,
       decisionsSection(profile, rules),
       violationsSection(violations.violations),
+      onlineSection(profile.online || [], rules),
       historySection(id, history.versions, tableVersion),
       pinsSection(id, pins.pins, catalog),
       jobsSection(jobs));
@@ -433,6 +434,29 @@
       el('p', { class: 'muted' }, 'Where the MPI library\'s own collective is significantly slower than a composition of other collectives (guideline), or slower for a smaller message than for a larger one (monotony).'),
       violations.length === 0 ? el('p', { class: 'muted' }, 'None found.')
         : table(['Kind', 'Collective', 'What', { label: 'p-value', num: true }, { label: 'Launches', num: true }], rows, { class: 'violations' }));
+  }
+
+  // What production jobs measured, per size bucket: each algorithm's median
+  // over jobs (one sample per job), next to what the table runs there.
+  function onlineSection(online, rules) {
+    const rows = online.map((o) => {
+      const rule = ruleFor(rules, o.collective, num(o.min_bytes));
+      const current = (rule ? rule.algorithm : 'default') === o.algorithm;
+      return el('tr', { class: current ? 'tuned' : undefined },
+        el('td', {}, o.collective),
+        el('td', {}, fmtRange(o.min_bytes, o.max_bytes)),
+        el('td', {}, o.algorithm, current ? el('span', { class: 'badge' }, 'table\'s choice') : null),
+        el('td', { class: 'num' }, o.jobs),
+        el('td', { class: 'num' }, fmtCount(o.timed_calls)),
+        el('td', { class: 'num' }, fmtCount(o.explored_calls)),
+        el('td', { class: 'num' }, fmtTime(o.median_seconds)));
+    });
+    return el('section', { id: 'online' },
+      el('h2', {}, `Online evidence (${online.length})`),
+      el('p', { class: 'muted' }, 'What jobs under the shim timed, per message-size bucket: the median over jobs of each job\'s median latency, from the newest jobs. A bucket is decided from these once the table\'s choice has reports from enough distinct jobs.'),
+      online.length === 0 ? el('p', { class: 'muted' }, 'No job has reported timings for this context yet.')
+        : table(['Collective', 'Message sizes', 'Algorithm', { label: 'Jobs', num: true }, { label: 'Timed calls', num: true },
+          { label: 'Explored', num: true }, { label: 'Median latency', num: true }], rows, { class: 'online' }));
   }
 
   function historySection(id, versions, current) {

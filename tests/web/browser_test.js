@@ -128,6 +128,9 @@ async function main() {
   const violations = (await api(`/profiles/${main.id}/violations`)).violations;
   const vRows = await page.locator('table.violations tbody tr').count();
   check('violations table lists every violation', vRows === violations.length && vRows > 0, `${vRows} vs ${violations.length}`);
+  const oRows = await page.locator('table.online tbody tr').count();
+  check('online evidence lists every bucket and algorithm jobs timed',
+    oRows === profile.online.length && oRows > 0, `${oRows} vs ${profile.online.length}`);
   const history = (await api(`/profiles/${main.id}/history`)).versions;
   const hRows = await page.locator('table.history tbody tr').count();
   check('version history lists every version', hRows === history.length && hRows > 1, `${hRows} vs ${history.length}`);
