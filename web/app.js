@@ -455,8 +455,9 @@
       el('h2', {}, `Online evidence (${online.length})`),
       el('p', { class: 'muted' }, 'What jobs under the shim timed, per message-size bucket: the median over jobs of each job\'s median latency, from the newest jobs. A bucket is decided from these once the table\'s choice has reports from enough distinct jobs.'),
       online.length === 0 ? el('p', { class: 'muted' }, 'No job has reported timings for this context yet.')
-        : table(['Collective', 'Message sizes', 'Algorithm', { label: 'Jobs', num: true }, { label: 'Timed calls', num: true },
-          { label: 'Explored', num: true }, { label: 'Median latency', num: true }], rows, { class: 'online' }));
+        : el('details', {}, el('summary', {}, `Show the ${online.length} cells`),
+          table(['Collective', 'Message sizes', 'Algorithm', { label: 'Jobs', num: true }, { label: 'Timed calls', num: true },
+            { label: 'Explored', num: true }, { label: 'Median latency', num: true }], rows, { class: 'online' })));
   }
 
   function historySection(id, versions, current) {
