@@ -186,6 +186,8 @@ check "the page is served with a script-src 'self' policy" grep -qi "content-sec
 check "answers say nosniff" grep -qi "x-content-type-options: nosniff" <<<"$headers"
 check "the API sends no CORS header" bash -c "! curl -s -D - -o /dev/null -H 'Origin: http://evil.example' '$BASE_URL/api/v1/profiles' | grep -qi access-control-allow"
 check "the chart library is served from the daemon" bash -c "curl -sf '$BASE_URL/vendor/chart.umd.js' | head -c 2000 | grep -q Chart"
+check "300 random malformed requests get JSON answers below 500" \
+  python3 "$(dirname "$(abspath "$0")")/fuzz_api.py" "$BASE_URL" "$TOKEN" "$ID" 300
 check "colltuned survived every bad request" kill -0 "$DAEMON_PID"
 
 # --- what colltuned refuses at start ---
