@@ -63,8 +63,13 @@ std::string ErrorJson(const absl::Status& status) {
       (*body.mutable_fields())["error"].mutable_struct_value();
   (*error->mutable_fields())["code"].set_string_value(
       absl::StatusCodeToString(status.code()));
-  (*error->mutable_fields())["message"].set_string_value(
-      std::string(status.message()));
+  // Messages may quote the request (a path, a parameter): bytes other than
+  // printable ASCII become '?', so the answer is always valid UTF-8.
+  std::string message(status.message());
+  for (char& ch : message) {
+    if (ch < 0x20 || ch > 0x7e) ch = '?';
+  }
+  (*error->mutable_fields())["message"].set_string_value(message);
   std::string out;
   (void)google::protobuf::util::MessageToJsonString(body, &out);
   return out;

@@ -112,6 +112,8 @@ expect "an unknown profile's history is 404" 404 "d['error']['code'] == 'NOT_FOU
 expect "an unknown table version is 404" 404 "d['error']['code'] == 'NOT_FOUND'" GET "/api/v1/profiles/$ID/tables/9999"
 expect "a negative table version is 400" 400 "'table version' in d['error']['message']" GET "/api/v1/profiles/$ID/tables/-1"
 expect "an unknown query parameter is 400" 400 "'unknown query parameter' in d['error']['message']" GET "/api/v1/profiles?clutser=hpc-a"
+expect "an error quoting bytes that are not UTF-8 is still valid JSON" 400 "d['error']['message'] == \"unknown query parameter '?'\"" \
+  GET "/api/v1/profiles?%FF=1"
 expect "limit=0 is 400" 400 "'limit' in d['error']['message']" GET "/api/v1/profiles/$ID/jobs?limit=0"
 expect "limit above the maximum is 400" 400 "'limit' in d['error']['message']" GET "/api/v1/profiles/$ID/jobs?limit=1001"
 expect "a non-numeric limit is 400" 400 "'limit' in d['error']['message']" GET "/api/v1/profiles/$ID/jobs?limit=ten"
