@@ -10,6 +10,7 @@
 
 #include "client/client.h"
 #include "common/histogram.h"
+#include "common/limits.h"
 #include "daemon/service.h"
 #include "daemon/tuner.h"
 #include "db/store.h"
@@ -499,6 +500,65 @@ TEST_F(DaemonTest, JobReportsAreValidatedAndStored) {
   ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
   ASSERT_EQ(list.profiles_size(), 1);
   EXPECT_EQ(list.profiles(0).job_reports(), 1);
+}
+
+// ListJobReports: newest first, the observed speedup of the table's choice
+// against the default calls the job explored, and clear errors.
+TEST_F(DaemonTest, JobReportsAreListedWithObservedSpeedups) {
+  // Job a ran reduce+bcast at 1.5 KiB (40 timed calls at ~2 us) and explored
+  // default 5 times at ~3 us; job b ran default only.
+  Report("job-a", {Timing("allreduce", "allreduce_as_reduce_bcast", 1500, 4,
+                          Around(2e-6, 40, 1), 0),
+                   Timing("allreduce", "default", 1500, 4, Around(3e-6, 5, 2), 5)});
+  Report("job-b", {Timing("allreduce", "default", 1500, 4, Around(3e-6, 40, 3), 0)});
+  v1::ListProfilesResponse list;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
+  }
+  ASSERT_EQ(list.profiles_size(), 1);
+  EXPECT_FALSE(list.profiles(0).last_report_at().empty());
+  v1::ListJobReportsRequest r;
+  r.set_profile_id(list.profiles(0).id());
+  v1::ListJobReportsResponse out;
+  {
+    grpc::ClientContext ctx;
+    grpc::Status s = stub_->ListJobReports(&ctx, r, &out);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  EXPECT_EQ(out.total(), 2);
+  ASSERT_EQ(out.reports_size(), 2);
+  EXPECT_EQ(out.reports(0).job_id(), "job-b");
+  ASSERT_EQ(out.reports(0).collectives_size(), 1);
+  EXPECT_EQ(out.reports(0).collectives(0).tuned_calls(), 0);
+  EXPECT_DOUBLE_EQ(out.reports(0).collectives(0).speedup(), 1);
+  const v1::CollectiveObservation& a = out.reports(1).collectives(0);
+  EXPECT_EQ(a.collective(), "allreduce");
+  EXPECT_GT(a.tuned_calls(), 0);
+  EXPECT_EQ(a.compared_calls(), a.tuned_calls());
+  // Histogram medians are quantized to bins of at most 12.5%.
+  EXPECT_NEAR(a.speedup(), 1.5, 0.2);
+
+  r.set_limit(1);
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ListJobReports(&ctx, r, &out).ok());
+  }
+  EXPECT_EQ(out.reports_size(), 1);
+  EXPECT_EQ(out.total(), 2);
+  r.set_limit(limits::kMaxJobReportsListed + 1);
+  {
+    grpc::ClientContext ctx;
+    EXPECT_EQ(stub_->ListJobReports(&ctx, r, &out).error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  r.set_limit(0);
+  r.set_profile_id(424242);
+  {
+    grpc::ClientContext ctx;
+    EXPECT_EQ(stub_->ListJobReports(&ctx, r, &out).error_code(),
+              grpc::StatusCode::NOT_FOUND);
+  }
 }
 
 // The campaign says reduce+bcast from 725 B up; jobs running it at 64 KiB
