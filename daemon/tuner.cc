@@ -380,6 +380,7 @@ absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {
   out.set_launches(counts->launches);
   out.set_measurements(counts->measurements);
   out.set_job_reports(counts->job_reports);
+  out.set_last_report_at(counts->last_report_at);
   absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(p.id);
   if (!t.ok()) return t.status();
   if (t->has_value()) {
@@ -390,9 +391,6 @@ absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {
   if (!medians.ok()) return medians.status();
   out.set_violations(
       static_cast<int>(FindViolations(*medians, options_.engine).size()));
-  absl::StatusOr<std::string> last = store_->LastReportAt(p.id);
-  if (!last.ok()) return last.status();
-  out.set_last_report_at(*last);
   return out;
 }
 
@@ -581,7 +579,7 @@ absl::StatusOr<v1::ListJobReportsResponse> Tuner::ListJobReports(
     const v1::ListJobReportsRequest& r) {
   if (r.limit() < 0 || r.limit() > limits::kMaxJobReportsListed) {
     return absl::InvalidArgumentError(
-        "limit must be 0..." + std::to_string(limits::kMaxJobReportsListed));
+        "limit must be 1.." + std::to_string(limits::kMaxJobReportsListed) + " (0 means 50)");
   }
   const int limit = r.limit() == 0 ? 50 : r.limit();
   std::lock_guard<std::mutex> lock(mu_);

@@ -65,6 +65,19 @@ absl::StatusOr<Algorithm> AlgorithmColumn(const std::string& s) {
   return *a;
 }
 
+// Reads the (collective, algorithm) names of a row; a name this build does
+// not know means the file was written by something else: data loss.
+absl::Status ReadNames(const Statement& st, int collective_column,
+                       int algorithm_column, Collective* c, Algorithm* a) {
+  absl::StatusOr<Collective> collective = CollectiveColumn(st.Text(collective_column));
+  if (!collective.ok()) return collective.status();
+  absl::StatusOr<Algorithm> algorithm = AlgorithmColumn(st.Text(algorithm_column));
+  if (!algorithm.ok()) return algorithm.status();
+  *c = *collective;
+  *a = *algorithm;
+  return absl::OkStatus();
+}
+
 Profile ProfileFromRow(const Statement& st) {
   Profile p;
   p.id = st.Int(0);
@@ -490,7 +503,9 @@ absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
       "    WHERE c.profile_id = ?1)),"
       " (SELECT COUNT(*) FROM measurements m JOIN campaigns c"
       "    ON c.id = m.campaign_id WHERE c.profile_id = ?1),"
-      " (SELECT COUNT(*) FROM job_reports WHERE profile_id = ?1)");
+      " (SELECT COUNT(*) FROM job_reports WHERE profile_id = ?1),"
+      " (SELECT COALESCE(MAX(received_at), '') FROM job_reports"
+      "    WHERE profile_id = ?1)");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
   absl::StatusOr<bool> row = st->Step();
@@ -500,6 +515,7 @@ absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
   c.launches = static_cast<int>(st->Int(1));
   c.measurements = static_cast<int>(st->Int(2));
   c.job_reports = static_cast<int>(st->Int(3));
+  c.last_report_at = st->Text(4);
   return c;
 }
 
@@ -521,12 +537,8 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
     LaunchPoint p;
     p.campaign_id = st->Int(0);
     p.launch = static_cast<int>(st->Int(1));
-    absl::StatusOr<Collective> c = CollectiveColumn(st->Text(2));
-    if (!c.ok()) return c.status();
-    absl::StatusOr<Algorithm> a = AlgorithmColumn(st->Text(3));
-    if (!a.ok()) return a.status();
-    p.collective = *c;
-    p.algorithm = *a;
+    absl::Status names = ReadNames(*st, 2, 3, &p.collective, &p.algorithm);
+    if (!names.ok()) return names;
     p.msg_bytes = st->Int(4);
     p.nrep = st->Int(5);
     p.median = st->Real(6);
@@ -580,12 +592,8 @@ absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
     if (!r.ok()) return r.status();
     if (!*r) break;
     StoredRule s;
-    absl::StatusOr<Collective> c = CollectiveColumn(rules->Text(0));
-    if (!c.ok()) return c.status();
-    absl::StatusOr<Algorithm> a = AlgorithmColumn(rules->Text(3));
-    if (!a.ok()) return a.status();
-    s.rule.collective = *c;
-    s.rule.algorithm = *a;
+    absl::Status names = ReadNames(*rules, 0, 3, &s.rule.collective, &s.rule.algorithm);
+    if (!names.ok()) return names;
     s.rule.min_bytes = static_cast<uint64_t>(rules->Int(1));
     const int64_t max = rules->Int(2);
     s.rule.max_bytes = max < 0 ? kNoUpperBound : static_cast<uint64_t>(max);
@@ -667,12 +675,8 @@ absl::StatusOr<std::vector<PinRow>> Store::Pins(int64_t profile_id) {
     if (!*row) break;
     PinRow p;
     p.id = st->Int(0);
-    absl::StatusOr<Collective> c = CollectiveColumn(st->Text(1));
-    if (!c.ok()) return c.status();
-    absl::StatusOr<Algorithm> a = AlgorithmColumn(st->Text(4));
-    if (!a.ok()) return a.status();
-    p.collective = *c;
-    p.algorithm = *a;
+    absl::Status names = ReadNames(*st, 1, 4, &p.collective, &p.algorithm);
+    if (!names.ok()) return names;
     p.min_bytes = st->Int(2);
     p.max_bytes = st->Int(3);
     p.note = st->Text(5);
@@ -735,12 +739,8 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
     auto it = index.find(t->Int(0));
     if (it == index.end()) continue;
     JobReportRow::Timing timing;
-    absl::StatusOr<Collective> c = CollectiveColumn(t->Text(1));
-    if (!c.ok()) return c.status();
-    absl::StatusOr<Algorithm> a = AlgorithmColumn(t->Text(2));
-    if (!a.ok()) return a.status();
-    timing.collective = *c;
-    timing.algorithm = *a;
+    absl::Status names = ReadNames(*t, 1, 2, &timing.collective, &timing.algorithm);
+    if (!names.ok()) return names;
     timing.min_bytes = t->Int(3);
     timing.max_bytes = t->Int(4);
     timing.calls = t->Int(5);
@@ -750,17 +750,6 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
     reports[it->second].timings.push_back(timing);
   }
   return std::make_pair(std::move(reports), total);
-}
-
-absl::StatusOr<std::string> Store::LastReportAt(int64_t profile_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
-      "SELECT COALESCE(MAX(received_at), '') FROM job_reports "
-      "WHERE profile_id = ?");
-  if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
-  absl::StatusOr<bool> row = st->Step();
-  if (!row.ok()) return row.status();
-  return st->Text(0);
 }
 
 absl::StatusOr<std::optional<Profile>> Store::FindProfile(const ProfileKey& k) {
@@ -797,12 +786,8 @@ absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
     if (!*row) break;
     StoredPointRow p;
     p.launch = static_cast<int>(st->Int(0));
-    absl::StatusOr<Collective> c = CollectiveColumn(st->Text(1));
-    if (!c.ok()) return c.status();
-    absl::StatusOr<Algorithm> a = AlgorithmColumn(st->Text(2));
-    if (!a.ok()) return a.status();
-    p.collective = *c;
-    p.algorithm = *a;
+    absl::Status names = ReadNames(*st, 1, 2, &p.collective, &p.algorithm);
+    if (!names.ok()) return names;
     p.msg_bytes = st->Int(3);
     p.samples = st->Int(4);
     p.problem = st->Text(5);

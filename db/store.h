@@ -46,6 +46,7 @@ struct ProfileCounts {
   int launches = 0;      // distinct (campaign, launch) pairs
   int measurements = 0;  // stored points over all launches
   int job_reports = 0;
+  std::string last_report_at;  // the newest job report's arrival; "" if none
 };
 
 // One (collective, algorithm, size) point of one launch, as uploaded.
@@ -239,8 +240,6 @@ class Store {
   // first, and how many it has in all.
   absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> JobReports(
       int64_t profile_id, int limit);
-  // When the profile's newest job report arrived; empty if none.
-  absl::StatusOr<std::string> LastReportAt(int64_t profile_id);
   // Raw samples of one stored point (for recomputation and the web view).
   absl::StatusOr<std::vector<double>> Samples(int64_t campaign_id, int launch,
                                               Collective c, Algorithm a,

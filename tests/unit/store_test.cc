@@ -290,12 +290,12 @@ TEST(Store, JobReportsNewestFirstWithTheirTimings) {
   ASSERT_EQ(reports[0].timings.size(), 2u);
   EXPECT_EQ(reports[0].timings[0].calls, 103);
   EXPECT_DOUBLE_EQ(reports[0].timings[0].median_seconds, 4e-6);
-  auto last = s.LastReportAt(profile);
-  ASSERT_TRUE(last.ok());
-  EXPECT_FALSE(last->empty());
-  auto none = s.LastReportAt(profile + other + 10);
+  auto counts = s.Counts(profile);
+  ASSERT_TRUE(counts.ok());
+  EXPECT_FALSE(counts->last_report_at.empty());
+  auto none = s.Counts(profile + other + 10);
   ASSERT_TRUE(none.ok());
-  EXPECT_TRUE(none->empty());
+  EXPECT_TRUE(none->last_report_at.empty());
 }
 
 TEST(Store, RefusesADatabaseFromTheFuture) {
