@@ -146,17 +146,6 @@ int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own
   return rc != MPI_SUCCESS ? rc : wait;
 }
 
-// Offsets of the pieces in a held buffer (rank order).
-std::vector<int64_t> Offsets(const Plan& plan) {
-  std::vector<int64_t> offsets(plan.pieces.size());
-  int64_t at = 0;
-  for (size_t j = 0; j < plan.pieces.size(); ++j) {
-    offsets[j] = at;
-    at += plan.pieces[j].bytes;
-  }
-  return offsets;
-}
-
 // Gathers along `plan`: children's receives posted at once, one send.
 int GatherAlong(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
                 const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
@@ -170,19 +159,22 @@ int GatherAlong(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
   ScratchPool::Lease lease = scratch->Acquire(static_cast<uint64_t>(plan.held));
   if (!lease.ok()) return MPI_ERR_NO_MEM;
   char* held = static_cast<char*>(lease.data());
-  const std::vector<int64_t> offsets = Offsets(plan);
-  std::vector<MPI_Request> requests;
-  for (size_t j = 0; j < plan.pieces.size(); ++j) {
-    const Piece& piece = plan.pieces[j];
+  // Pieces are in rank order and packed back to back; the requests vector
+  // keeps its capacity, so a warm call allocates nothing.
+  thread_local std::vector<MPI_Request> requests;
+  requests.clear();
+  char* at = held;
+  for (const Piece& piece : plan.pieces) {
     if (piece.peer == rank) {
-      rc = PackBlock(own, held + offsets[j]);
+      rc = PackBlock(own, at);
     } else if (piece.bytes > 0) {
       MPI_Request request;
-      rc = PMPI_Irecv(held + offsets[j], static_cast<int>(piece.bytes), MPI_PACKED,
-                      piece.peer, kDataTag, comm, &request);
+      rc = PMPI_Irecv(at, static_cast<int>(piece.bytes), MPI_PACKED, piece.peer,
+                      kDataTag, comm, &request);
       if (rc == MPI_SUCCESS) requests.push_back(request);
     }
     if (rc != MPI_SUCCESS) break;
+    at += piece.bytes;
   }
   const int wait = requests.empty()
                        ? MPI_SUCCESS
@@ -212,21 +204,22 @@ int ScatterAlong(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
   rc = PMPI_Recv(held, static_cast<int>(plan.held), MPI_PACKED, plan.parent, kDataTag,
                  comm, MPI_STATUS_IGNORE);
   if (rc != MPI_SUCCESS) return rc;
-  const std::vector<int64_t> offsets = Offsets(plan);
-  std::vector<MPI_Request> requests;
-  for (size_t j = 0; j < plan.pieces.size(); ++j) {
-    const Piece& piece = plan.pieces[j];
+  thread_local std::vector<MPI_Request> requests;
+  requests.clear();
+  char* at = held;
+  for (const Piece& piece : plan.pieces) {
     if (piece.peer == rank) {
       Layout layout;
       rc = GetLayout(own.type, &layout);
-      if (rc == MPI_SUCCESS) rc = UnpackBytes(held + offsets[j], mine, own.count, own.type, layout);
+      if (rc == MPI_SUCCESS) rc = UnpackBytes(at, mine, own.count, own.type, layout);
     } else if (piece.bytes > 0) {
       MPI_Request request;
-      rc = PMPI_Isend(held + offsets[j], static_cast<int>(piece.bytes), MPI_PACKED,
-                      piece.peer, kDataTag, comm, &request);
+      rc = PMPI_Isend(at, static_cast<int>(piece.bytes), MPI_PACKED, piece.peer,
+                      kDataTag, comm, &request);
       if (rc == MPI_SUCCESS) requests.push_back(request);
     }
     if (rc != MPI_SUCCESS) break;
+    at += piece.bytes;
   }
   const int wait = requests.empty()
                        ? MPI_SUCCESS
