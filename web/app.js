@@ -550,40 +550,38 @@
       type: 'button', class: 'small', onclick: (e) => { body.replaceChildren(...reports.map(row)); e.target.remove(); },
     }, `Show all ${reports.length}`) : null;
     // The call-weighted observed speedup over all listed jobs, per collective.
-    const totals = new Map();
-    for (const r of reports) {
-      for (const o of r.collectives) {
-        if (num(o.compared_calls) === 0 || num(o.speedup) <= 0) continue;
-        const t = totals.get(o.collective) || { calls: 0, sum: 0 };
-        t.calls += num(o.compared_calls);
-        t.sum += num(o.compared_calls) / num(o.speedup);
-        totals.set(o.collective, t);
+    // Call-weighted observed speedup per collective over a set of reports:
+    // the compared calls' total time with default over their time as run.
+    const observedBadges = (rs) => {
+      const totals = new Map();
+      for (const r of rs) {
+        for (const o of r.collectives) {
+          if (num(o.compared_calls) === 0 || num(o.speedup) <= 0) continue;
+          const t = totals.get(o.collective) || { calls: 0, sum: 0 };
+          t.calls += num(o.compared_calls);
+          t.sum += num(o.compared_calls) / num(o.speedup);
+          totals.set(o.collective, t);
+        }
       }
-    }
-    const speedupBadge = (coll, t) => {
-      const x = t.calls / t.sum;
-      return el('span', { class: x >= 1 ? 'badge good' : 'badge bad' }, `${coll} ${fmtX(x)}`);
+      return [...totals].sort((a, b) => a[0].localeCompare(b[0])).map(([coll, t]) => {
+        const x = t.calls / t.sum;
+        return el('span', { class: x >= 1 ? 'badge good' : 'badge bad' }, `${coll} ${fmtX(x)}`);
+      });
     };
-    const summary = [...totals].sort((a, b) => a[0].localeCompare(b[0])).map(([coll, t]) => speedupBadge(coll, t));
+    const summary = observedBadges(reports);
     // The same per table version: did each version's choices pay off?
     const byVersion = new Map();
     for (const r of reports) {
       const v = num(r.table_version);
-      if (!byVersion.has(v)) byVersion.set(v, { jobs: 0, totals: new Map() });
-      const entry = byVersion.get(v);
-      entry.jobs++;
-      for (const o of r.collectives) {
-        if (num(o.compared_calls) === 0 || num(o.speedup) <= 0) continue;
-        const t = entry.totals.get(o.collective) || { calls: 0, sum: 0 };
-        t.calls += num(o.compared_calls);
-        t.sum += num(o.compared_calls) / num(o.speedup);
-        entry.totals.set(o.collective, t);
-      }
+      if (!byVersion.has(v)) byVersion.set(v, []);
+      byVersion.get(v).push(r);
     }
-    const versionRows = [...byVersion].sort((a, b) => b[0] - a[0]).map(([v, e]) => el('tr', {},
-      el('td', { class: 'num' }, `v${v}`), el('td', { class: 'num' }, e.jobs),
-      el('td', { class: 'chips' }, e.totals.size === 0 ? el('span', { class: 'muted' }, 'nothing compared')
-        : [...e.totals].sort((a, b) => a[0].localeCompare(b[0])).map(([coll, t]) => speedupBadge(coll, t)))));
+    const versionRows = [...byVersion].sort((a, b) => b[0] - a[0]).map(([v, rs]) => {
+      const badges = observedBadges(rs);
+      return el('tr', {},
+        el('td', { class: 'num' }, `v${v}`), el('td', { class: 'num' }, rs.length),
+        el('td', { class: 'chips' }, badges.length ? badges : el('span', { class: 'muted' }, 'nothing compared')));
+    });
     return el('section', { id: 'jobs' },
       el('h2', {}, `Job reports (${jobs.total} in all, newest ${reports.length} loaded)`),
       el('p', { class: 'muted' }, 'Observed speedup: within each job, the time default took on the calls the shim explored it with, against the time the table\'s choice took, weighted by calls.'),
