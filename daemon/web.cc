@@ -5,13 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
