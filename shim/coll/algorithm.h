@@ -61,10 +61,22 @@ enum class Outcome {
   kIneligible,  // the chosen algorithm cannot run this call; default ran
 };
 
+// A call that moves no data (its message-size key is 0 bytes, the same on
+// every rank) always runs the library's own collective: no composition does
+// nothing faster, and libraries differ in which pointers they accept for
+// empty buffers (NULL, two equal ones), so a mock-up's inner calls could
+// raise an error the library's collective would not. Irregular collectives
+// have no rank-invariant size; their mock-ups handle empty blocks.
+template <class Call>
+bool MovesNothing(const Call& call, const CollEnv& env) {
+  return !Call::kIrregular && call.KeyBytes(env.rank) == 0;
+}
+
 // Whether `id` can run `call` within the budget (default always can).
 template <class Call>
 bool Eligible(Algorithm id, const Call& call, const CollEnv& env) {
   if (id == Algorithm::kDefault) return true;
+  if (MovesNothing(call, env)) return false;
   const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id);
   if (impl == nullptr) return false;
   std::optional<uint64_t> need = impl->need(call, env);
@@ -76,7 +88,7 @@ bool Eligible(Algorithm id, const Call& call, const CollEnv& env) {
 template <class Call>
 int Execute(Algorithm id, const Call& call, const CollEnv& env,
             Outcome* outcome) {
-  if (id != Algorithm::kDefault) {
+  if (id != Algorithm::kDefault && !MovesNothing(call, env)) {
     if (const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id)) {
       std::optional<uint64_t> need = impl->need(call, env);
       if (need && *need <= env.mem_budget) {

@@ -26,6 +26,7 @@ inline int64_t Bytes(int count, MPI_Datatype type) {
 
 struct AllgatherCall {
   static constexpr Collective kCollective = Collective::kAllgather;
+  static constexpr bool kIrregular = false;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -45,6 +46,7 @@ struct AllgatherCall {
 
 struct AllreduceCall {
   static constexpr Collective kCollective = Collective::kAllreduce;
+  static constexpr bool kIrregular = false;
   const void* sendbuf;
   void* recvbuf;
   int count;
@@ -59,6 +61,7 @@ struct AllreduceCall {
 
 struct AlltoallCall {
   static constexpr Collective kCollective = Collective::kAlltoall;
+  static constexpr bool kIrregular = false;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -78,6 +81,7 @@ struct AlltoallCall {
 
 struct BcastCall {
   static constexpr Collective kCollective = Collective::kBcast;
+  static constexpr bool kIrregular = false;
   void* buffer;
   int count;
   MPI_Datatype datatype;
@@ -91,6 +95,7 @@ struct BcastCall {
 
 struct GatherCall {
   static constexpr Collective kCollective = Collective::kGather;
+  static constexpr bool kIrregular = false;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -113,6 +118,7 @@ struct GatherCall {
 
 struct GathervCall {
   static constexpr Collective kCollective = Collective::kGatherv;
+  static constexpr bool kIrregular = true;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -132,6 +138,7 @@ struct GathervCall {
 
 struct ReduceCall {
   static constexpr Collective kCollective = Collective::kReduce;
+  static constexpr bool kIrregular = false;
   const void* sendbuf;
   void* recvbuf;
   int count;
@@ -147,6 +154,7 @@ struct ReduceCall {
 
 struct ReduceScatterBlockCall {
   static constexpr Collective kCollective = Collective::kReduceScatterBlock;
+  static constexpr bool kIrregular = false;
   const void* sendbuf;
   void* recvbuf;
   int recvcount;
@@ -162,6 +170,7 @@ struct ReduceScatterBlockCall {
 
 struct ScanCall {
   static constexpr Collective kCollective = Collective::kScan;
+  static constexpr bool kIrregular = false;
   const void* sendbuf;
   void* recvbuf;
   int count;
@@ -176,6 +185,7 @@ struct ScanCall {
 
 struct ScatterCall {
   static constexpr Collective kCollective = Collective::kScatter;
+  static constexpr bool kIrregular = false;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -196,6 +206,7 @@ struct ScatterCall {
 
 struct ScattervCall {
   static constexpr Collective kCollective = Collective::kScatterv;
+  static constexpr bool kIrregular = true;
   const void* sendbuf;
   const int* sendcounts;
   const int* displs;

@@ -33,6 +33,11 @@ struct Layout {
   // in typemap order.
   bool dense = false;
 
+  // No gaps: `count` elements are count*size consecutive bytes (a
+  // contiguous derived type is, a vector with a stride is not).
+  bool Contiguous() const {
+    return true_extent == size && extent == size;
+  }
   // Bytes that hold `count` elements laid out as this type.
   uint64_t Span(int64_t count) const {
     return count <= 0 ? 0
@@ -85,6 +90,12 @@ Block BlockOf(const void* buf, int index, int count, MPI_Datatype type);
 
 // Packs a block into `bytes` (count * MPI_Type_size bytes).
 int PackBlock(const Block& b, void* bytes);
+
+// A receive address for an empty block that is no user buffer's: a pointer
+// one past the end of a user buffer may equal the start of the next one
+// (adjacent variables), and MPI libraries may refuse a call whose send and
+// receive pointers are equal even when nothing is received (MPICH does).
+void* EmptyBlockAddress();
 
 // True for MPI's predefined reduction operations. Mock-ups that would apply a
 // user-defined operation to padding they invented are not eligible.

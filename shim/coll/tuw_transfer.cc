@@ -90,10 +90,33 @@ int RootType(const RootBuffer& at, const Layout& layout, const std::vector<int>&
   return MPI_SUCCESS;
 }
 
+// Receives a message sent as MPI_PACKED into `count` elements of `type` at
+// `buf`. MPICH 4.0 truncates a message of contiguous bytes received into a
+// datatype with gaps once it is larger than some ten kilobytes (its own
+// MPI_Gather and MPI_Scatter trees hit this too), so such a receive goes
+// through scratch: the bytes arrive as MPI_PACKED and are unpacked. Only
+// messages from processes that forward several blocks are packed, and those
+// hold at most ScratchFor(threshold) bytes, the bound Need() states.
+int RecvPacked(void* buf, int count, MPI_Datatype type, int64_t bytes, int peer,
+               MPI_Comm comm, ScratchPool* scratch) {
+  if (bytes > INT_MAX) return MPI_ERR_COUNT;
+  ScratchPool::Lease lease = scratch->Acquire(static_cast<uint64_t>(bytes));
+  if (!lease.ok()) return MPI_ERR_NO_MEM;
+  int rc = PMPI_Recv(lease.data(), static_cast<int>(bytes), MPI_PACKED, peer, kDataTag,
+                     comm, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return rc;
+  int position = 0;
+  return PMPI_Unpack(lease.data(), static_cast<int>(bytes), &position, buf, count, type,
+                     comm);
+}
+
 // The root's part: one non-blocking operation per message, its own block
-// copied locally, everything completed before the types are freed.
+// copied locally, everything completed before the types are freed. Gathering
+// into a datatype with gaps, messages of several blocks (sent packed) are
+// received one after the other through scratch (RecvPacked), after the
+// single-block ones are posted.
 int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own,
-           const RootBuffer& at, bool gather) {
+           const RootBuffer& at, bool gather, ScratchPool* scratch) {
   thread_local std::vector<RootMessage> messages;
   const int count_messages = RootMessages(plan, size, root, &messages);
   Layout layout;
@@ -103,8 +126,10 @@ int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own
   thread_local std::vector<MPI_Datatype> made_types;
   requests.clear();
   made_types.clear();
+  const bool stage = gather && !layout.dense;
   for (int i = 0; i < count_messages; ++i) {
     const RootMessage& m = messages[i];
+    if (stage && m.ranks.size() > 1) continue;  // received below
     void* start = nullptr;
     int count = 0;
     MPI_Datatype type = at.type;
@@ -138,6 +163,21 @@ int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own
                                 const_cast<void*>(own.buf), own.count, own.type, root,
                                 kDataTag, comm, MPI_STATUS_IGNORE);
   }
+  for (int i = 0; rc == MPI_SUCCESS && stage && i < count_messages; ++i) {
+    const RootMessage& m = messages[i];
+    if (m.ranks.size() <= 1) continue;
+    int64_t elements = 0;
+    for (int k : m.ranks) elements += at.Count(k);
+    if (elements == 0) continue;
+    void* start = nullptr;
+    int count = 0;
+    MPI_Datatype type = at.type;
+    bool made = false;
+    rc = RootType(at, layout, m.ranks, &start, &count, &type, &made);
+    if (rc != MPI_SUCCESS) break;
+    if (made) made_types.push_back(type);
+    rc = RecvPacked(start, count, type, elements * layout.size, m.peer, comm, scratch);
+  }
   const int wait = requests.empty()
                        ? MPI_SUCCESS
                        : PMPI_Waitall(static_cast<int>(requests.size()),
@@ -149,7 +189,7 @@ int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own
 // Gathers along `plan`: children's receives posted at once, one send.
 int GatherAlong(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
                 const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
-  if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, true);
+  if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, true, scratch);
   if (plan.held == 0) return MPI_SUCCESS;
   int rc = MPI_SUCCESS;
   if (plan.pieces.size() == 1) {
@@ -189,11 +229,19 @@ int GatherAlong(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
 // Scatters along `plan`: one receive, then the children's sends.
 int ScatterAlong(const Plan& plan, MPI_Comm comm, int rank, int size, int root,
                  const Block& own, const RootBuffer& at_root, ScratchPool* scratch) {
-  if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, false);
+  if (rank == root) return AtRoot(plan, comm, size, root, own, at_root, false, scratch);
   if (plan.held == 0) return MPI_SUCCESS;
   int rc = MPI_SUCCESS;
   void* mine = const_cast<void*>(own.buf);
   if (plan.pieces.size() == 1) {
+    // From the root the block comes typed; from a process forwarding
+    // several blocks, packed (RecvPacked for a datatype with gaps).
+    Layout layout;
+    rc = GetLayout(own.type, &layout);
+    if (rc != MPI_SUCCESS) return rc;
+    if (plan.parent != root && !layout.dense) {
+      return RecvPacked(mine, own.count, own.type, plan.held, plan.parent, comm, scratch);
+    }
     return PMPI_Recv(mine, own.count, own.type, plan.parent, kDataTag, comm,
                      MPI_STATUS_IGNORE);
   }

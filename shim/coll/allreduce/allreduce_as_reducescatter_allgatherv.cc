@@ -6,7 +6,11 @@
 // (MPI_Reduce_scatter applies them in rank order). Out of place, each rank's
 // block is reduced straight into its place in recvbuf and gathered in place:
 // the only scratch is the 2p ints of counts and displacements (one block more
-// with MPI_IN_PLACE, where the input occupies recvbuf).
+// with MPI_IN_PLACE, where the input occupies recvbuf). With fewer elements
+// than processes some blocks are empty; an empty block's place in recvbuf is
+// one past its end, which may be where the caller's sendbuf starts, so it
+// receives at an address of the shim's own instead (MPICH refuses equal send
+// and receive pointers even for an empty receive).
 #include "shim/coll/allreduce/algorithms.h"
 #include "shim/coll/blocks.h"
 
@@ -38,8 +42,8 @@ int Run(const AllreduceCall& c, const CollEnv& env) {
   BalancedBlocks(env.size, c.count, counts, displs);
   const int mine = counts[env.rank];
   if (!in_place) {
-    rc = PMPI_Reduce_scatter(c.sendbuf, l.At(c.recvbuf, displs[env.rank]),
-                             counts, c.datatype, c.op, env.comm);
+    void* block = mine > 0 ? l.At(c.recvbuf, displs[env.rank]) : EmptyBlockAddress();
+    rc = PMPI_Reduce_scatter(c.sendbuf, block, counts, c.datatype, c.op, env.comm);
     if (rc != MPI_SUCCESS) return rc;
     return PMPI_Allgatherv(MPI_IN_PLACE, mine, c.datatype, c.recvbuf, counts,
                            displs, c.datatype, env.comm);

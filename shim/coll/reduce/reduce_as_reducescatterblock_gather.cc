@@ -7,9 +7,11 @@
 // of p blocks, and the root gathers into that buffer and copies the first n
 // elements out; as in GL6, padding is eligible for predefined operations only.
 // Operation and datatype are the same on all ranks, so the verdict is too.
+// Not eligible under MPICH for datatypes with gaps (quirks.h).
 #include <cstring>
 
 #include "shim/coll/datatype.h"
+#include "shim/coll/quirks.h"
 #include "shim/coll/reduce/algorithms.h"
 
 namespace colltune::shim {
@@ -45,6 +47,7 @@ uint64_t ScratchBytes(const Plan& plan) {
 std::optional<uint64_t> Need(const ReduceCall& c, const CollEnv& env) {
   Plan plan;
   if (!RootInRange(c.root, env) || !MakePlan(c, env, &plan)) return std::nullopt;
+  if (!GatherScatterSafe(plan.layout)) return std::nullopt;
   if (plan.padded && !IsPredefinedOp(c.op)) return std::nullopt;
   return ScratchBytes(plan);
 }

@@ -1,41 +1,51 @@
-// GL19: MPI_Reduce_scatter_block(n) as MPI_Allreduce of the whole vector;
-// each rank keeps its block.
+// GL19: MPI_Reduce_scatter_block(n) as MPI_Allreduce of the whole vector
+// (p*n elements) into scratch; each rank copies its block out.
 //
-// Out of place the vector is reduced into scratch and the block copied out;
-// with MPI_IN_PLACE (on every rank, as MPI requires) the vector is reduced in
-// recvbuf itself, whose elements past the first block MPI leaves undefined,
-// and the block moved to the front.
+// With MPI_IN_PLACE the input is the whole of recvbuf, but only its first
+// block is the result: Open MPI and MPICH leave the rest as the caller wrote
+// it, and so must a mock-up. So the vector is always reduced into scratch
+// (recvbuf is then the send buffer, never aliased with the result) and only
+// the own block is written back. Scratch bound, the same on every rank: the
+// vector and a packing area for one block of a non-dense type.
 #include "shim/coll/datatype.h"
 #include "shim/coll/reduce_scatter_block/algorithms.h"
 
 namespace colltune::shim {
 namespace {
 
+struct Sizes {
+  uint64_t vector = 0, temp = 0;
+};
+
+bool SizesOf(const ReduceScatterBlockCall& c, const CollEnv& env, Layout* l,
+             Sizes* s) {
+  const int64_t n = VectorCount(c, env.size);
+  if (n < 0 || GetLayout(c.datatype, l) != MPI_SUCCESS) return false;
+  s->vector = l->Span(n);
+  s->temp = CopyTypedTemp(c.recvcount, *l);
+  return true;
+}
+
 std::optional<uint64_t> Need(const ReduceScatterBlockCall& c,
                              const CollEnv& env) {
   Layout l;
-  const int64_t n = VectorCount(c, env.size);
-  if (n < 0 || GetLayout(c.datatype, &l) != MPI_SUCCESS) return std::nullopt;
-  const uint64_t temp = AlignUp(CopyTypedTemp(c.recvcount, l));
-  return c.sendbuf == MPI_IN_PLACE ? temp : AlignUp(l.Span(n)) + temp;
+  Sizes s;
+  if (!SizesOf(c, env, &l, &s)) return std::nullopt;
+  return AlignUp(s.vector) + AlignUp(s.temp);
 }
 
 int Run(const ReduceScatterBlockCall& c, const CollEnv& env) {
   Layout l;
-  int rc = GetLayout(c.datatype, &l);
-  if (rc != MPI_SUCCESS) return rc;
-  const int64_t n = VectorCount(c, env.size);
-  const bool in_place = c.sendbuf == MPI_IN_PLACE;
-  const uint64_t vector_bytes = in_place ? 0 : l.Span(n);
-  const uint64_t temp_bytes = CopyTypedTemp(c.recvcount, l);
-  ScratchPool::Lease lease =
-      env.scratch->Acquire(AlignUp(vector_bytes) + AlignUp(temp_bytes));
+  Sizes s;
+  if (!SizesOf(c, env, &l, &s)) return MPI_ERR_TYPE;
+  ScratchPool::Lease lease = env.scratch->Acquire(AlignUp(s.vector) + AlignUp(s.temp));
   if (!lease.ok()) return MPI_ERR_NO_MEM;
   Carver carve(lease.data());
-  void* vector = in_place ? c.recvbuf : l.Base(carve.Take(vector_bytes));
-  void* temp = carve.Take(temp_bytes);
-  rc = PMPI_Allreduce(in_place ? MPI_IN_PLACE : c.sendbuf, vector,
-                      static_cast<int>(n), c.datatype, c.op, env.comm);
+  void* vector = l.Base(carve.Take(s.vector));
+  void* temp = carve.Take(s.temp);
+  const void* input = c.sendbuf == MPI_IN_PLACE ? c.recvbuf : c.sendbuf;
+  int rc = PMPI_Allreduce(input, vector, static_cast<int>(VectorCount(c, env.size)),
+                          c.datatype, c.op, env.comm);
   if (rc != MPI_SUCCESS) return rc;
   return CopyTyped(l.At(static_cast<const void*>(vector),
                         static_cast<int64_t>(env.rank) * c.recvcount),

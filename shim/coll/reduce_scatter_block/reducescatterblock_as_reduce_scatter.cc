@@ -2,9 +2,13 @@
 // elements) to rank 0, then MPI_Scatter of the blocks.
 //
 // Rank 0 needs the reduced vector in scratch (the bound for every rank);
-// with MPI_IN_PLACE the input is read from recvbuf, which the scatter then
-// overwrites. MPI_Reduce applies any operation in rank order.
+// with MPI_IN_PLACE the input is read from recvbuf, whose first block the
+// scatter then overwrites (the rest stays as the caller wrote it, as the
+// libraries leave it). MPI_Reduce applies any operation in rank order. Not
+// eligible under MPICH for datatypes with gaps (quirks.h); the datatype is
+// the same on all ranks, so neither is the verdict.
 #include "shim/coll/datatype.h"
+#include "shim/coll/quirks.h"
 #include "shim/coll/reduce_scatter_block/algorithms.h"
 
 namespace colltune::shim {
@@ -17,6 +21,7 @@ std::optional<uint64_t> Need(const ReduceScatterBlockCall& c,
   Layout l;
   const int64_t n = VectorCount(c, env.size);
   if (n < 0 || GetLayout(c.datatype, &l) != MPI_SUCCESS) return std::nullopt;
+  if (!GatherScatterSafe(l)) return std::nullopt;
   return AlignUp(l.Span(n));
 }
 

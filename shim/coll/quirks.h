@@ -1,0 +1,31 @@
+// Defects of the MPI libraries the shim is built for, which mock-ups steer
+// around: a mock-up inherits every quirk of the calls it makes, and a job
+// must never fail because the shim made a call the application did not.
+// Each was found by tests/mpi/differential.cc under the shim.
+#ifndef COLLTUNE_SHIM_COLL_QUIRKS_H_
+#define COLLTUNE_SHIM_COLL_QUIRKS_H_
+
+#include "shim/coll/datatype.h"
+#include "shim/mpi/mpi.h"
+
+namespace colltune::shim {
+
+// MPICH 4.0's MPI_Gather and MPI_Scatter (and its MPI_Alltoall) abort with
+// "Message truncated" on messages of a datatype with gaps beyond some ten
+// kilobytes, from four processes on (two for MPI_Scatter): their trees
+// forward packed bytes that the receiver then refuses. Mock-ups that would
+// pass such a datatype to these calls are not eligible under MPICH.
+#if defined(MPICH_VERSION)
+inline constexpr bool kGappedTypesBreakGatherScatter = true;
+#else
+inline constexpr bool kGappedTypesBreakGatherScatter = false;
+#endif
+
+// True if `layout` may be given to MPI_Gather/MPI_Scatter of this library.
+inline bool GatherScatterSafe(const Layout& layout) {
+  return !kGappedTypesBreakGatherScatter || layout.Contiguous();
+}
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_COLL_QUIRKS_H_
