@@ -6,6 +6,8 @@ set -euo pipefail
 PACKAGES=(
   bazel-bootstrap            # the build (Bazel 4.2.3, offline)
   g++ binutils pkg-config python3
+  python3-mpi4py             # Python MPI jobs (tests/mpi/bindings_test.sh)
+  gfortran                   # Fortran MPI jobs
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libsqlite3-dev sqlite3
   libgtest-dev

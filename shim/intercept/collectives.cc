@@ -7,6 +7,7 @@
 #include "common/histogram.h"
 #include "shim/coll/algorithm.h"
 #include "shim/coll/calls.h"
+#include "shim/intercept/api.h"
 #include "shim/intercept/export.h"
 #include "shim/runtime/clock.h"
 #include "shim/runtime/observer.h"
@@ -61,8 +62,8 @@ __attribute__((noinline)) int Dispatch(Runtime* rt, const Call& call, MPI_Comm c
       return Event(rt, s, call);
     }
   }
-  const Algorithm algorithm = rt->Choose(
-      *s, Call::kCollective, [&] { return call.KeyBytes(s->env.rank); });
+  const Algorithm algorithm =
+      rt->Choose(*s, Call::kCollective, [&] { return call.KeyBytes(s->env.rank); });
   if (algorithm == Algorithm::kDefault) return call.Native(comm);
   Outcome outcome;
   const int rc = Execute(algorithm, call, s->env, &outcome);
@@ -113,88 +114,143 @@ inline int Enter(Native native, MPI_Comm comm, Args... args) {
 }
 
 }  // namespace
+
+namespace api {
+
+int Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return Enter<AllgatherCall>(PMPI_Allgather, comm, sendbuf, sendcount, sendtype, recvbuf,
+                              recvcount, recvtype);
+}
+
+int Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+              MPI_Op op, MPI_Comm comm) {
+  return Enter<AllreduceCall>(PMPI_Allreduce, comm, sendbuf, recvbuf, count, datatype,
+                              op);
+}
+
+int Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return Enter<AlltoallCall>(PMPI_Alltoall, comm, sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype);
+}
+
+int Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return Enter<BcastCall>(PMPI_Bcast, comm, buffer, count, datatype, root);
+}
+
+int Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return Enter<GatherCall>(PMPI_Gather, comm, sendbuf, sendcount, sendtype, recvbuf,
+                           recvcount, recvtype, root);
+}
+
+int Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+            MPI_Comm comm) {
+  return Enter<GathervCall>(PMPI_Gatherv, comm, sendbuf, sendcount, sendtype, recvbuf,
+                            recvcounts, displs, recvtype, root);
+}
+
+int Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+           MPI_Op op, int root, MPI_Comm comm) {
+  return Enter<ReduceCall>(PMPI_Reduce, comm, sendbuf, recvbuf, count, datatype, op,
+                           root);
+}
+
+int Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return Enter<ReduceScatterBlockCall>(PMPI_Reduce_scatter_block, comm, sendbuf, recvbuf,
+                                       recvcount, datatype, op);
+}
+
+int Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+         MPI_Comm comm) {
+  return Enter<ScanCall>(PMPI_Scan, comm, sendbuf, recvbuf, count, datatype, op);
+}
+
+int Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return Enter<ScatterCall>(PMPI_Scatter, comm, sendbuf, sendcount, sendtype, recvbuf,
+                            recvcount, recvtype, root);
+}
+
+int Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+             int root, MPI_Comm comm) {
+  return Enter<ScattervCall>(PMPI_Scatterv, comm, sendbuf, sendcounts, displs, sendtype,
+                             recvbuf, recvcount, recvtype, root);
+}
+
+}  // namespace api
 }  // namespace colltune::shim
 
 using namespace colltune::shim;  // NOLINT: the wrappers are C entry points
 
 COLLTUNE_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount,
-                                  MPI_Datatype sendtype, void* recvbuf,
-                                  int recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm) {
-  return Enter<AllgatherCall>(PMPI_Allgather, comm, sendbuf, sendcount,
-                              sendtype, recvbuf, recvcount, recvtype);
+                                  MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return api::Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 COLLTUNE_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
-                                  MPI_Datatype datatype, MPI_Op op,
-                                  MPI_Comm comm) {
-  return Enter<AllreduceCall>(PMPI_Allreduce, comm, sendbuf, recvbuf, count,
-                              datatype, op);
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return api::Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLTUNE_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount,
-                                 MPI_Datatype sendtype, void* recvbuf,
-                                 int recvcount, MPI_Datatype recvtype,
-                                 MPI_Comm comm) {
-  return Enter<AlltoallCall>(PMPI_Alltoall, comm, sendbuf, sendcount, sendtype,
-                             recvbuf, recvcount, recvtype);
+                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, MPI_Comm comm) {
+  return api::Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype,
-                              int root, MPI_Comm comm) {
-  return Enter<BcastCall>(PMPI_Bcast, comm, buffer, count, datatype, root);
+COLLTUNE_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
+                              MPI_Comm comm) {
+  return api::Bcast(buffer, count, datatype, root, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Gather(const void* sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype, int root,
-                               MPI_Comm comm) {
-  return Enter<GatherCall>(PMPI_Gather, comm, sendbuf, sendcount, sendtype,
-                           recvbuf, recvcount, recvtype, root);
+COLLTUNE_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm) {
+  return api::Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                     comm);
 }
 
-COLLTUNE_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void* recvbuf,
-                                const int recvcounts[], const int displs[],
-                                MPI_Datatype recvtype, int root,
-                                MPI_Comm comm) {
-  return Enter<GathervCall>(PMPI_Gatherv, comm, sendbuf, sendcount, sendtype,
-                            recvbuf, recvcounts, displs, recvtype, root);
+COLLTUNE_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return api::Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                      root, comm);
 }
 
 COLLTUNE_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, int root,
                                MPI_Comm comm) {
-  return Enter<ReduceCall>(PMPI_Reduce, comm, sendbuf, recvbuf, count, datatype,
-                           op, root);
+  return api::Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf,
-                                             void* recvbuf, int recvcount,
-                                             MPI_Datatype datatype, MPI_Op op,
-                                             MPI_Comm comm) {
-  return Enter<ReduceScatterBlockCall>(PMPI_Reduce_scatter_block, comm, sendbuf,
-                                       recvbuf, recvcount, datatype, op);
+COLLTUNE_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf,
+                                             int recvcount, MPI_Datatype datatype,
+                                             MPI_Op op, MPI_Comm comm) {
+  return api::Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
 COLLTUNE_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return Enter<ScanCall>(PMPI_Scan, comm, sendbuf, recvbuf, count, datatype, op);
+  return api::Scan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void* recvbuf,
-                                int recvcount, MPI_Datatype recvtype, int root,
-                                MPI_Comm comm) {
-  return Enter<ScatterCall>(PMPI_Scatter, comm, sendbuf, sendcount, sendtype,
-                            recvbuf, recvcount, recvtype, root);
+COLLTUNE_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                int root, MPI_Comm comm) {
+  return api::Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                      comm);
 }
 
 COLLTUNE_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[],
-                                 const int displs[], MPI_Datatype sendtype,
-                                 void* recvbuf, int recvcount,
-                                 MPI_Datatype recvtype, int root,
+                                 const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, int root,
                                  MPI_Comm comm) {
-  return Enter<ScattervCall>(PMPI_Scatterv, comm, sendbuf, sendcounts, displs,
-                             sendtype, recvbuf, recvcount, recvtype, root);
+  return api::Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm);
 }

@@ -164,7 +164,7 @@ void Runtime::Start(int thread_level) {
     Runtime* rt = new (std::nothrow)
         Runtime(DispatchTable(table), header[1], world, MPI_KEYVAL_INVALID);
     if (rt == nullptr ||
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &Runtime::DeleteAttribute,
+        PMPI_Comm_create_keyval(&NoCopy, &Runtime::DeleteAttribute,
                                 &keyval, rt) != MPI_SUCCESS) {
       delete rt;
       PMPI_Comm_free(&world);
