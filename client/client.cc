@@ -47,6 +47,7 @@ absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
   // Rebuilt as text and parsed: the shim's own parser is the one judge of
   // what a valid table is.
   std::string text = "colltune-table " + std::to_string(kTableFormatVersion) + "\n";
+  if (proto.reproducible()) text += "reproducible\n";
   for (const v1::TableSection& s : proto.sections()) {
     if (s.comm_size() < 1) {
       return absl::InvalidArgumentError("daemon sent a section for comm size " +

@@ -157,6 +157,15 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
       continue;
     }
 
+    if (tok[0] == "reproducible") {
+      if (tok.size() != 1) {
+        *error = LineError(line_no, "expected 'reproducible' alone on its line");
+        return false;
+      }
+      t.reproducible = true;
+      continue;
+    }
+
     if (tok[0] == "force") {
       if (tok.size() != 3) {
         *error = LineError(line_no, "expected 'force <collective> <algorithm>'");
@@ -320,6 +329,7 @@ std::string FormatTable(const Table& table) {
     out += InfoOf(*table.forced[i]).name;
     out += '\n';
   }
+  if (table.reproducible) out += "reproducible\n";
   for (const Section& s : table.sections) {
     out += "section ";
     out += s.comm_size ? std::to_string(s.comm_size) : std::string("*");

@@ -8,6 +8,7 @@
 //   colltune-table 1
 //   # comment
 //   force <collective> <algorithm>
+//   reproducible                  (no exploration in jobs using this table)
 //   section <comm_size|*> [profile=<id>] [version=<n>]
 //   <collective> <min_bytes> <max_bytes|inf> <algorithm> [<speedup>]
 //
@@ -55,6 +56,10 @@ struct Table {
   // COLLTUNE_FORCE (or `force` lines): the algorithm for every call of the
   // collective, whatever the sections say.
   std::array<std::optional<Algorithm>, kNumCollectives> forced{};
+  // Jobs using this table explore no alternatives: each call runs exactly
+  // what the table says, so a job's results repeat bit for bit from run to
+  // run (set by an administrator, or COLLTUNE_REPRODUCIBLE=1 per job).
+  bool reproducible = false;
   std::vector<Section> sections;  // sorted by comm_size, sizes unique
 
   bool HasForce() const;

@@ -73,6 +73,11 @@ int main(int argc, char** argv) {
                  "Timed calls a job needs in a bucket to count there")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
       ->capture_default_str();
+  app.add_flag("--reproducible", options.reproducible,
+               "Mark every table served reproducible: jobs explore no "
+               "alternatives, so their results repeat bit for bit while the "
+               "table stays the same (jobs ask for it with "
+               "COLLTUNE_REPRODUCIBLE=1 too)");
   app.add_option("--admin-token-file", token_file,
                  "File whose first line is the token that rollback, pin and "
                  "unpin must present (none: they are refused)");

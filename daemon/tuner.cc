@@ -131,6 +131,7 @@ absl::StatusOr<v1::GetTableResponse> Tuner::GetTable(
   v1::GetTableResponse response;
   v1::DecisionTable* table = response.mutable_table();
   ToProto(job, table->mutable_context());
+  table->set_reproducible(options_.reproducible);
   for (const db::Profile& p : *chosen) {
     absl::StatusOr<std::optional<db::TableVersion>> t =
         store_->CurrentTable(p.id);

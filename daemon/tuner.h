@@ -26,6 +26,9 @@ struct TunerOptions {
   // (fewer make a median that one outlier moves).
   int online_window = 30;
   int64_t min_job_samples = 5;
+  // Every table served is marked reproducible: jobs explore nothing, so
+  // their results repeat bit for bit while the table stays the same.
+  bool reproducible = false;
 };
 
 class Tuner {

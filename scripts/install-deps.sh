@@ -36,6 +36,24 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Real MPI applications the tests run under the shim (tests/apps): installed
+# without their recommendations (documentation, example data: 400 MB more).
+APPS=(quantum-espresso lammps)
+missing_apps=()
+for p in "${APPS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing_apps+=("$p")
+  fi
+done
+if [ "${#missing_apps[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing_apps[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  [ "${#missing[@]}" -gt 0 ] || $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing_apps[@]}" >/dev/null
+fi
+
 # The web view's npm packages (web/package-lock.json): the chart library the
 # page serves, copied into web/vendor/, and playwright-core for its tests.
 # Installed again only when the lock file changed.

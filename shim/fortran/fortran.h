@@ -17,6 +17,16 @@
 
 namespace colltune::shim::fortran {
 
+// A buffer argument where MPI forbids MPI_IN_PLACE: the library's own
+// binding passes Fortran's sentinel on as an ordinary address, and so does
+// the shim (a misuse then fails, or not, exactly as without the shim).
+inline void* BufferNotInPlace(void* buf) {
+  for (const void* s : pmpi::fortran_sentinels.bottom) {
+    if (s != nullptr && buf == s) return MPI_BOTTOM;
+  }
+  return buf;
+}
+
 inline void* Buffer(void* buf) {
   for (const void* s : pmpi::fortran_sentinels.in_place) {
     if (s != nullptr && buf == s) return MPI_IN_PLACE;

@@ -17,7 +17,8 @@ import sys
 
 KINDS = {
     # kind: (C++ parameter type, expression converting it)
-    "buf": ("void*", "Buffer({0})"),
+    "inplace": ("void*", "Buffer({0})"),
+    "buf": ("void*", "BufferNotInPlace({0})"),
     "int": ("MPI_Fint*", "*{0}"),
     "ints": ("MPI_Fint*", "Ints({0})"),
     "type": ("MPI_Fint*", "TypeOf(*{0})"),

@@ -167,6 +167,14 @@ Config ReadConfig() {
                          "' is not a number of seconds; using 600");
     }
   }
+  if (const char* v = Env("COLLTUNE_REPRODUCIBLE")) {
+    if (strcmp(v, "1") == 0) {
+      c.reproducible = true;
+    } else if (strcmp(v, "0") != 0) {
+      c.errors.push_back(std::string("COLLTUNE_REPRODUCIBLE='") + v +
+                         "' is not 0 or 1; exploring as usual");
+    }
+  }
   if (const char* v = Env("COLLTUNE_JOB_ID")) {
     c.job_id = v;
   } else {

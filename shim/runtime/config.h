@@ -37,6 +37,9 @@ struct Config {
   uint64_t explore_min_calls = 1000;  // COLLTUNE_EXPLORE_MIN_CALLS
   int report_interval_s = 600;     // COLLTUNE_REPORT_INTERVAL: snapshots; 0 none
   std::string job_id;              // COLLTUNE_JOB_ID, else the scheduler's
+  // COLLTUNE_REPRODUCIBLE=1 (or a table marked `reproducible`): no
+  // exploration, each call runs what the fetched table says.
+  bool reproducible = false;
   // One message per variable that had a bad value (its default was used).
   std::vector<std::string> errors;
 };

@@ -48,7 +48,7 @@ ObserveSettings ObserveFrom(const Config& c) {
   ObserveSettings o;
   if (!c.report || !(c.sample > 0)) return o;
   o.mean_gap = static_cast<uint32_t>(std::min(1e6, std::max(1.0, std::round(1 / c.sample))));
-  if (c.explore > 0) {
+  if (c.explore > 0 && !c.reproducible) {
     // A burst of kBurst calls starts every explore_every events of a bucket:
     // rounded so the budget is never exceeded (and at most one burst per
     // event).
@@ -66,6 +66,10 @@ void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
   Config config = ReadConfig();
   for (const std::string& e : config.errors) LogError("%s", e.c_str());
   AcquiredTable acquired = AcquireTable(config, context);
+  if (acquired.table.reproducible) config.reproducible = true;
+  if (config.reproducible) {
+    LogInfo(1, "reproducible: no exploration; every call runs what this table says");
+  }
   *mem_budget = config.mem_bytes;
   *text = FormatTable(acquired.table);
   *source = acquired.source;

@@ -108,9 +108,17 @@ job_ok "COLLTUNE_FORCE: unknown names reported, the rest applied" "$out" $rc \
 out=$(job COLLTUNE_SERVER="unix:$T_TMP/nobody.sock" COLLTUNE_AGENT="$T_TMP/no-agent" COLLTUNE_VERBOSE=1); rc=$?
 job_ok "agent program missing: defaults" "$out" $rc "table from none"
 
-out=$(job COLLTUNE_TIMEOUT_MS=soon COLLTUNE_MEM_BYTES=lots COLLTUNE_VERBOSE=zzz); rc=$?
+out=$(job COLLTUNE_TIMEOUT_MS=soon COLLTUNE_MEM_BYTES=lots COLLTUNE_VERBOSE=zzz \
+      COLLTUNE_REPRODUCIBLE=yes); rc=$?
 job_ok "bad settings: clear errors, defaults used" "$out" $rc \
-  "COLLTUNE_TIMEOUT_MS='soon' is not a number" "COLLTUNE_MEM_BYTES='lots' is not a byte count"
+  "COLLTUNE_TIMEOUT_MS='soon' is not a number" "COLLTUNE_MEM_BYTES='lots' is not a byte count" \
+  "COLLTUNE_REPRODUCIBLE='yes' is not 0 or 1"
+
+# A table an administrator marked reproducible: no exploration, said.
+printf 'colltune-table 1\nreproducible\nsection *\nbcast 0 inf bcast_as_scatter_allgather\n' > "$T_TMP/repro.table"
+out=$(job COLLTUNE_TABLE="$T_TMP/repro.table" COLLTUNE_VERBOSE=1); rc=$?
+job_ok "a table marked reproducible turns exploration off" "$out" $rc \
+  "reproducible: no exploration" "ran mock-ups: bcast_as_scatter_allgather=[1-9]"
 
 out=$(job COLLTUNE_DISABLE=1 COLLTUNE_FORCE="$ALL_MOCKUPS"); rc=$?
 if [ $rc -eq 0 ] && grep -q "results verified" <<<"$out" && ! grep -q "colltune:" <<<"$out"; then

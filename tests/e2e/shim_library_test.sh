@@ -14,14 +14,39 @@ for lib in "$@"; do
   # Global definitions only: the linker may list LOCAL symbols (a TLS
   # variable) in .dynsym, which no other object can see.
   exported=$(nm -D -g --defined-only "$lib" | awk '{ print $3 }')
-  bad=$(grep -v '^MPI_' <<<"$exported")
-  [ -z "$bad" ] && pass "$name exports only MPI_* symbols" || fail "$name exports only MPI_* symbols" "$bad"
+  bad=$(grep -Ev '^(MPI_|mpi_)' <<<"$exported")
+  [ -z "$bad" ] && pass "$name exports only MPI entry points (C and Fortran)" || fail "$name exports only MPI entry points (C and Fortran)" "$bad"
+  bad=""
   for sym in MPI_Init MPI_Init_thread MPI_Finalize MPI_Allgather MPI_Allreduce \
              MPI_Alltoall MPI_Bcast MPI_Gather MPI_Gatherv MPI_Reduce \
              MPI_Reduce_scatter_block MPI_Scan MPI_Scatter MPI_Scatterv; do
     grep -qx "$sym" <<<"$exported" || bad+=" $sym"
   done
   [ -z "$bad" ] && pass "$name wraps every contract entry point" || fail "$name wraps every contract entry point" "missing:$bad"
+  # Fortran: mpi_f08's init and finalize call PMPI_* directly in both
+  # libraries; Open MPI's bindings do so for everything, in every mangling.
+  fortran=(mpi_init_f08_ mpi_init_thread_f08_ mpi_finalize_f08_)
+  if [[ $name != *mpich* ]]; then
+    for f in init init_thread finalize allgather allreduce alltoall bcast gather gatherv \
+             reduce reduce_scatter_block scan scatter scatterv; do
+      fortran+=("mpi_${f}_" "mpi_${f}__" "mpi_${f}" "MPI_${f^^}")
+    done
+    for f in allgather allreduce alltoall bcast gather gatherv reduce reduce_scatter_block \
+             scan scatter scatterv; do
+      fortran+=("mpi_${f}_f08_")
+    done
+  else
+    # MPICH's mpif.h and `use mpi` routines call the C entry points: wrapping
+    # them too would count every call twice.
+    if grep -qx mpi_allreduce_ <<<"$exported"; then
+      fail "$name leaves MPICH's mpif.h routines to the C entry points" "mpi_allreduce_ is wrapped"
+    else
+      pass "$name leaves MPICH's mpif.h routines to the C entry points"
+    fi
+  fi
+  missing=""
+  for sym in "${fortran[@]}"; do grep -qx "$sym" <<<"$exported" || missing+=" $sym"; done
+  [ -z "$missing" ] && pass "$name wraps the Fortran entry points its library needs" || fail "$name wraps the Fortran entry points its library needs" "missing:$missing"
   # Undefined references: versioned ones from the C library only; no MPI
   # symbol, not even a weak one (bound to 0 when MPI comes by dlopen).
   strong=$(nm -D --undefined-only "$lib" | awk '$1 == "U" && $2 !~ /@/ { print $2 }')

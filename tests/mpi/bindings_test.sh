@@ -8,7 +8,9 @@
 #  * MPI loaded later by dlopen with RTLD_LOCAL (a host program without MPI
 #    loading an MPI plugin, as Python, Julia and R do; and a real Python job
 #    with Debian's mpi4py);
-#  * the shim linked into the program (-lcolltune) instead of preloaded.
+#  * the shim linked into the program (-lcolltune) instead of preloaded;
+#  * MPI-4 sessions (MPICH): no MPI_Init, so the shim stays out of the way
+#    and collectives on a communicator made from a process set pass through.
 # Each job runs under both libraries (mpi4py: Open MPI, which Debian builds
 # it for) at 3 and 4 processes, natively and under the shim: its results
 # must be right and the shim's summary must show the forced mock-ups ran on
@@ -17,7 +19,8 @@
 #
 # Args: libcolltune.so libcolltune-mpich.so dlopen_host plugin-openmpi.so
 #       plugin-mpich.so linked_openmpi linked_mpich mpi4py_job.py no_mpi
-#       fortran_collectives.F90 mixed_main.c mixed_solver.f90
+#       fortran_collectives.F90 mixed_main.c mixed_solver.f90 sessions_mpich
+#       fortran_bad_input.F90
 source tests/lib/testlib.sh
 SHIM_OMPI=$(abspath "$1")
 SHIM_MPICH=$(abspath "$2")
@@ -31,6 +34,8 @@ NO_MPI=$(abspath "$9")
 FORTRAN_SRC=$(abspath "${10}")
 MIXED_C=$(abspath "${11}")
 MIXED_F=$(abspath "${12}")
+SESSIONS=$(abspath "${13}")
+BAD_SRC=$(abspath "${14}")
 FORCE=allreduce=allreduce_as_reduce_bcast
 
 # expect NAME CALLS OUTPUT RC: right results, and the mock-up ran CALLS times.
@@ -131,6 +136,24 @@ for np in 3 4; do
   out=$(mpich "$np" "$SHIM_MPICH" "$T_TMP/mixed_mpich"); expect "mpich np=$np mixed C/Fortran program: both halves reach the shim" 50 "$out" $?
 done
 
+# Bad input from Fortran: the error class that comes back under the shim
+# (mock-ups forced for the calls involved) is the library's own.
+for lib in openmpi mpich; do
+  mpif90.$lib "${FFLAGS[@]}" "$BAD_SRC" -o "$T_TMP/bad_$lib" 2>/dev/null || fail "build the Fortran bad-input program ($lib)"
+done
+BAD_FORCE=allreduce=allreduce_as_reduce_bcast,bcast=bcast_as_allgatherv
+BAD_CASE=([1]="an invalid communicator handle" [2]="MPI_IN_PLACE in MPI_BCAST" [3]="a negative count")
+for c in 1 2 3; do
+  native=$(run_openmpi -np 2 "$T_TMP/bad_openmpi" $c 2>&1 | grep '^case' | sort -u)
+  shim=$(run_openmpi -np 2 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_FORCE=$BAD_FORCE "$T_TMP/bad_openmpi" $c 2>&1 | grep '^case' | sort -u)
+  [ -n "$native" ] && [ "$native" = "$shim" ] && pass "openmpi Fortran ${BAD_CASE[$c]}: the library's error ($native)" ||
+    fail "openmpi Fortran ${BAD_CASE[$c]}: the library's error" "native: $native"$'\n'"shim: $shim"
+  native=$(run_mpich -np 2 "$T_TMP/bad_mpich" $c 2>&1 | grep '^case' | sort -u)
+  shim=$(run_mpich -np 2 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_FORCE $BAD_FORCE "$T_TMP/bad_mpich" $c 2>&1 | grep '^case' | sort -u)
+  [ "$native" = "$shim" ] && pass "mpich Fortran ${BAD_CASE[$c]}: what the library does (${native:-the job aborts})" ||
+    fail "mpich Fortran ${BAD_CASE[$c]}: what the library does" "native: $native"$'\n'"shim: $shim"
+done
+
 # --- dlopen, linked, Python ---------------------------------------------------
 for np in 3 4; do
   out=$(ompi "$np" "" "$HOST" "$PLUGIN_OMPI"); expect "openmpi np=$np dlopen(RTLD_LOCAL) plugin, no shim" "" "$out" $?
@@ -143,6 +166,20 @@ for np in 3 4; do
   # calls are MPI_Allreduce of doubles (its object allreduce is not).
   out=$(ompi "$np" "" /usr/bin/python3 "$PYJOB"); expect "openmpi np=$np mpi4py job, no shim" "" "$out" $?
   out=$(ompi "$np" "$SHIM_OMPI" /usr/bin/python3 "$PYJOB"); expect "openmpi np=$np mpi4py job under the preloaded shim" 50 "$out" $?
+done
+
+# --- MPI-4 sessions -----------------------------------------------------------
+for np in 3 4; do
+  for preload in "" "$SHIM_MPICH"; do
+    what="no shim"; [ -n "$preload" ] && what="under the preloaded shim"
+    env=(); [ -n "$preload" ] && env=(-genv LD_PRELOAD "$preload")
+    out=$(run_mpich -np "$np" "${env[@]}" "$SESSIONS" 2>&1); rc=$?
+    if [ $rc -eq 0 ] && grep -q "sessions: $np processes, 0 wrong results" <<<"$out"; then
+      pass "mpich np=$np MPI-4 sessions, $what"
+    else
+      fail "mpich np=$np MPI-4 sessions, $what" "exit code $rc"$'\n'"$out"
+    fi
+  done
 done
 
 # A program that reaches the shim with no MPI library loaded at all (linked

@@ -36,6 +36,7 @@ class DaemonTest : public ::testing::Test {
     store_ = std::move(*store);
     TunerOptions options;
     options.cluster = "testcluster";
+    options.reproducible = reproducible_;
     tuner_ = std::make_unique<Tuner>(store_.get(), options);
     service_ = std::make_unique<TuningService>(tuner_.get(), &token_);
     auto server = StartServer(Address(), service_.get());
@@ -198,7 +199,22 @@ class DaemonTest : public ::testing::Test {
   std::unique_ptr<TuningService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::Tuning::Stub> stub_;
+  bool reproducible_ = false;
 };
+
+TEST_F(DaemonTest, ReproducibleSiteSettingReachesTheTable) {
+  ASSERT_TRUE(Send(Upload(4)).ok());
+  EXPECT_FALSE(Table(4).table().reproducible());
+  Stop();
+  reproducible_ = true;  // colltuned --reproducible
+  Start();
+  v1::GetTableResponse t = Table(4);
+  EXPECT_TRUE(t.table().reproducible());
+  std::vector<std::string> warnings;
+  absl::StatusOr<colltune::Table> shim_table = client::TableFromProto(t.table(), &warnings);
+  ASSERT_TRUE(shim_table.ok()) << shim_table.status();
+  EXPECT_TRUE(shim_table->reproducible) << "the shim's table carries it";
+}
 
 TEST_F(DaemonTest, OneLaunchIsNoEvidence) {
   v1::UploadMeasurementsResponse out;

@@ -44,6 +44,15 @@ TEST(TableText, ParsesSectionsRulesForceAndComments) {
   EXPECT_FALSE(t.forced[IndexOf(Collective::kAllreduce)].has_value());
 }
 
+TEST(TableText, ReproducibleLine) {
+  EXPECT_FALSE(Parse("colltune-table 1\nsection *\n").reproducible);
+  Table t = Parse("colltune-table 1\nreproducible\nsection *\n");
+  EXPECT_TRUE(t.reproducible);
+  EXPECT_TRUE(Parse(FormatTable(t)).reproducible) << FormatTable(t);
+  EXPECT_NE(ParseError("colltune-table 1\nreproducible yes\n").find("line 2"),
+            std::string::npos);
+}
+
 TEST(TableText, FormatRoundTrips) {
   Table t = Parse(
       "colltune-table 1\nforce gather gather_as_gatherv\n"
