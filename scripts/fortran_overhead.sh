@@ -56,8 +56,11 @@ for c in "${CONFIGS[@]}"; do
 done
 
 echo "== instructions per MPI_Allreduce call beyond the library's (callgrind, 1 process, 8 B)"
-total_ir() {  # total_ir PROGRAM... : a 1-process job's instructions
-  valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.out" "$@" >/dev/null 2>"$WORK/cg.err"
+total_ir() {  # total_ir [VAR=VALUE...] PROGRAM... : a 1-process job's instructions
+  local env=()
+  while [[ $1 == *=* ]]; do env+=("$1"); shift; done
+  env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.out" "$@" \
+    >/dev/null 2>"$WORK/cg.err"
   awk '/^summary:/ { print $2 }' "$WORK/cg.out"
 }
 # Each program makes equal numbers of calls through both paths; running it
@@ -70,8 +73,8 @@ per_pair() {  # per_pair ENV... -- PROGRAM_SMALL... -- PROGRAM_LARGE... (20000 m
   shift
   large=("$@")
   local a b
-  a=$(total_ir env "${env[@]}" "${small[@]}")
-  b=$(total_ir env "${env[@]}" "${large[@]}")
+  a=$(total_ir "${env[@]}" "${small[@]}")
+  b=$(total_ir "${env[@]}" "${large[@]}")
   python3 -c "print(2 * ($b - $a) / 20000)"
 }
 c_args() { echo "$BIN/bench/colltune-loop --bytes 8 --blocks 10 --block $1"; }

@@ -12,6 +12,8 @@
 #ifndef COLLTUNE_SHIM_FORTRAN_FORTRAN_H_
 #define COLLTUNE_SHIM_FORTRAN_FORTRAN_H_
 
+#include <functional>
+
 #include "shim/mpi/mpi.h"
 #include "shim/mpi/pmpi.h"
 
@@ -20,7 +22,15 @@ namespace colltune::shim::fortran {
 // A buffer argument where MPI forbids MPI_IN_PLACE: the library's own
 // binding passes Fortran's sentinel on as an ordinary address, and so does
 // the shim (a misuse then fails, or not, exactly as without the shim).
+// True unless `buf` may be one of the sentinels (a range test).
+inline bool NoSentinel(const void* buf) {
+  const pmpi::FortranSentinels& f = pmpi::fortran_sentinels;
+  return f.lowest == nullptr || std::less<const void*>()(buf, f.lowest) ||
+         std::less<const void*>()(f.highest, buf);
+}
+
 inline void* BufferNotInPlace(void* buf) {
+  if (NoSentinel(buf)) return buf;
   for (const void* s : pmpi::fortran_sentinels.bottom) {
     if (s != nullptr && buf == s) return MPI_BOTTOM;
   }
@@ -28,6 +38,7 @@ inline void* BufferNotInPlace(void* buf) {
 }
 
 inline void* Buffer(void* buf) {
+  if (NoSentinel(buf)) return buf;
   for (const void* s : pmpi::fortran_sentinels.in_place) {
     if (s != nullptr && buf == s) return MPI_IN_PLACE;
   }
@@ -42,9 +53,16 @@ inline void* Buffer(void* buf) {
 static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not an int");
 inline const int* Ints(const MPI_Fint* a) { return reinterpret_cast<const int*>(a); }
 
-MPI_Datatype TypeOf(MPI_Fint f);
-MPI_Op OpOf(MPI_Fint f);
-MPI_Comm CommOf(MPI_Fint f);
+#if defined(OPEN_MPI)
+inline MPI_Datatype TypeOf(MPI_Fint f) { return PMPI_Type_f2c(f); }
+inline MPI_Op OpOf(MPI_Fint f) { return PMPI_Op_f2c(f); }
+inline MPI_Comm CommOf(MPI_Fint f) { return PMPI_Comm_f2c(f); }
+#else
+// MPICH's conversions are casts (macros of its mpi.h).
+inline MPI_Datatype TypeOf(MPI_Fint f) { return MPI_Type_f2c(f); }
+inline MPI_Op OpOf(MPI_Fint f) { return MPI_Op_f2c(f); }
+inline MPI_Comm CommOf(MPI_Fint f) { return MPI_Comm_f2c(f); }
+#endif
 
 inline void SetError(MPI_Fint* ierror, int rc) {
   if (ierror != nullptr) *ierror = rc;

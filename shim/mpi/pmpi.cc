@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -150,9 +151,15 @@ bool Lookup(bool search_all) {
                                   "mpi_fortran_in_place__", "MPI_FORTRAN_IN_PLACE"};
   const char* const bottom[] = {"mpi_fortran_bottom_", "mpi_fortran_bottom",
                                 "mpi_fortran_bottom__", "MPI_FORTRAN_BOTTOM"};
+  FortranSentinels& f = fortran_sentinels;
   for (int i = 0; i < 4; ++i) {
-    fortran_sentinels.in_place[i] = dlsym(objects, in_place[i]);
-    fortran_sentinels.bottom[i] = dlsym(objects, bottom[i]);
+    f.in_place[i] = dlsym(objects, in_place[i]);
+    f.bottom[i] = dlsym(objects, bottom[i]);
+    for (const void* p : {f.in_place[i], f.bottom[i]}) {
+      if (p == nullptr) continue;
+      if (f.lowest == nullptr || std::less<const void*>()(p, f.lowest)) f.lowest = p;
+      if (f.highest == nullptr || std::less<const void*>()(f.highest, p)) f.highest = p;
+    }
   }
 #endif
   g_provider = handle;

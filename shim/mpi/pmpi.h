@@ -28,6 +28,10 @@ void* Symbol(const char* name);
 struct FortranSentinels {
   const void* in_place[4] = {};
   const void* bottom[4] = {};
+  // The lowest and highest of them: one range test rules out almost every
+  // buffer before the eight comparisons.
+  const void* lowest = nullptr;
+  const void* highest = nullptr;
 };
 extern FortranSentinels fortran_sentinels;
 
