@@ -90,6 +90,27 @@ int RootType(const RootBuffer& at, const Layout& layout, const std::vector<int>&
   return MPI_SUCCESS;
 }
 
+// Where one root message's blocks lie in the root's buffer (RootType), and
+// how many elements it carries. A datatype made for it goes to `made`, which
+// the caller frees once the message is complete.
+struct Target {
+  void* start = nullptr;
+  int count = 0;
+  MPI_Datatype type;
+  int64_t elements = 0;
+};
+int TargetOf(const RootBuffer& at, const Layout& layout, const std::vector<int>& ranks,
+             std::vector<MPI_Datatype>* made_types, Target* t) {
+  t->type = at.type;
+  bool made = false;
+  const int rc = RootType(at, layout, ranks, &t->start, &t->count, &t->type, &made);
+  if (rc != MPI_SUCCESS) return rc;
+  if (made) made_types->push_back(t->type);
+  t->elements = 0;
+  for (int k : ranks) t->elements += at.Count(k);
+  return MPI_SUCCESS;
+}
+
 // Receives a message sent as MPI_PACKED into `count` elements of `type` at
 // `buf`. MPICH 4.0 truncates a message of contiguous bytes received into a
 // datatype with gaps once it is larger than some ten kilobytes (its own
@@ -130,19 +151,13 @@ int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own
   for (int i = 0; i < count_messages; ++i) {
     const RootMessage& m = messages[i];
     if (stage && m.ranks.size() > 1) continue;  // received below
-    void* start = nullptr;
-    int count = 0;
-    MPI_Datatype type = at.type;
-    bool made = false;
-    rc = RootType(at, layout, m.ranks, &start, &count, &type, &made);
+    Target t;
+    rc = TargetOf(at, layout, m.ranks, &made_types, &t);
     if (rc != MPI_SUCCESS) break;
-    if (made) made_types.push_back(type);
-    int64_t bytes = 0;
-    for (int k : m.ranks) bytes += at.Count(k);
-    if (bytes == 0) continue;  // the peer knows its blocks are empty too
+    if (t.elements == 0) continue;  // the peer knows its blocks are empty too
     MPI_Request request;
-    rc = gather ? PMPI_Irecv(start, count, type, m.peer, kDataTag, comm, &request)
-                : PMPI_Isend(start, count, type, m.peer, kDataTag, comm, &request);
+    rc = gather ? PMPI_Irecv(t.start, t.count, t.type, m.peer, kDataTag, comm, &request)
+                : PMPI_Isend(t.start, t.count, t.type, m.peer, kDataTag, comm, &request);
     if (rc != MPI_SUCCESS) break;
     requests.push_back(request);
   }
@@ -166,17 +181,11 @@ int AtRoot(const Plan& plan, MPI_Comm comm, int size, int root, const Block& own
   for (int i = 0; rc == MPI_SUCCESS && stage && i < count_messages; ++i) {
     const RootMessage& m = messages[i];
     if (m.ranks.size() <= 1) continue;
-    int64_t elements = 0;
-    for (int k : m.ranks) elements += at.Count(k);
-    if (elements == 0) continue;
-    void* start = nullptr;
-    int count = 0;
-    MPI_Datatype type = at.type;
-    bool made = false;
-    rc = RootType(at, layout, m.ranks, &start, &count, &type, &made);
-    if (rc != MPI_SUCCESS) break;
-    if (made) made_types.push_back(type);
-    rc = RecvPacked(start, count, type, elements * layout.size, m.peer, comm, scratch);
+    Target t;
+    rc = TargetOf(at, layout, m.ranks, &made_types, &t);
+    if (rc != MPI_SUCCESS || t.elements == 0) continue;
+    rc = RecvPacked(t.start, t.count, t.type, t.elements * layout.size, m.peer, comm,
+                    scratch);
   }
   const int wait = requests.empty()
                        ? MPI_SUCCESS
