@@ -36,9 +36,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Real MPI applications the tests run under the shim (tests/apps): installed
+# Real MPI applications and language bindings the tests run under the shim
+# (tests/apps; R's Rmpi in tests/mpi/bindings_test.sh): installed
 # without their recommendations (documentation, example data: 400 MB more).
-APPS=(quantum-espresso lammps)
+APPS=(quantum-espresso lammps r-cran-rmpi)
 missing_apps=()
 for p in "${APPS[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -8,10 +8,16 @@ passes (addresses of the arguments, IERROR last), converting the arguments
 and calling the shim's internal collective (shim/intercept/api.h), so a
 Fortran call takes the C call's path. The function is exported under the
 name gfortran, Intel and flang use (mpi_allreduce_) and, as aliases, under
-the other manglings compilers use (mpi_allreduce__, mpi_allreduce,
-MPI_ALLREDUCE) and Open MPI's mpi_f08 name (mpi_allreduce_f08_, same
-arguments: handles are one-integer derived types passed by address; IERROR is
-optional there, hence may be NULL).
+the other manglings compilers use (mpi_allreduce__, MPI_ALLREDUCE) and Open
+MPI's mpi_f08 name (mpi_allreduce_f08_, same arguments: handles are
+one-integer derived types passed by address; IERROR is optional there, hence
+may be NULL).
+
+Not the bare lower-case name (mpi_allreduce, IBM XL's mangling, not used on
+x86-64): C code names its own functions so, and a preloaded definition would
+take their place. R's Rmpi package does exactly that (its .Call entry points
+are C functions mpi_allreduce, mpi_finalize, ...): exporting them crashed
+every Rmpi job.
 """
 import sys
 
@@ -66,8 +72,7 @@ def emit(routines):
         out.append("COLLTUNE_EXPORT void %s(%s) {" % (primary, params))
         out.append("  SetError(ierror, colltune::shim::api::%s(%s));" % (api_name(name), call))
         out.append("}")
-        for alias in ("mpi_%s__" % name, "mpi_%s" % name, "MPI_%s" % name.upper(),
-                      "mpi_%s_f08_" % name):
+        for alias in ("mpi_%s__" % name, "MPI_%s" % name.upper(), "mpi_%s_f08_" % name):
             out.append('COLLTUNE_EXPORT void %s(%s) __attribute__((alias("%s")));'
                        % (alias, types, primary))
         out.append("")

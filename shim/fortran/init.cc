@@ -93,7 +93,9 @@ COLLTUNE_EXPORT void mpi_init_thread_f08_(MPI_Fint* required, MPI_Fint* provided
 COLLTUNE_EXPORT void mpi_finalize_f08_(MPI_Fint* ierror) { Finalize(ierror); }
 
 #if defined(OPEN_MPI)
-// mpif.h and `use mpi`, every mangling compilers use.
+// mpif.h and `use mpi`, in the manglings compilers use on x86-64 (not the
+// bare lower-case one: C code names its own functions so, see
+// gen_bindings.py).
 #define COLLTUNE_FORTRAN_INIT(name)                                            \
   COLLTUNE_EXPORT void name(MPI_Fint* ierror) { Init(ierror); }
 #define COLLTUNE_FORTRAN_INIT_THREAD(name)                                     \
@@ -105,14 +107,11 @@ COLLTUNE_EXPORT void mpi_finalize_f08_(MPI_Fint* ierror) { Finalize(ierror); }
   COLLTUNE_EXPORT void name(MPI_Fint* ierror) { Finalize(ierror); }
 COLLTUNE_FORTRAN_INIT(mpi_init_)
 COLLTUNE_FORTRAN_INIT(mpi_init__)
-COLLTUNE_FORTRAN_INIT(mpi_init)
 COLLTUNE_FORTRAN_INIT(MPI_INIT)
 COLLTUNE_FORTRAN_INIT_THREAD(mpi_init_thread_)
 COLLTUNE_FORTRAN_INIT_THREAD(mpi_init_thread__)
-COLLTUNE_FORTRAN_INIT_THREAD(mpi_init_thread)
 COLLTUNE_FORTRAN_INIT_THREAD(MPI_INIT_THREAD)
 COLLTUNE_FORTRAN_FINALIZE(mpi_finalize_)
 COLLTUNE_FORTRAN_FINALIZE(mpi_finalize__)
-COLLTUNE_FORTRAN_FINALIZE(mpi_finalize)
 COLLTUNE_FORTRAN_FINALIZE(MPI_FINALIZE)
 #endif

@@ -29,7 +29,7 @@ for lib in "$@"; do
   if [[ $name != *mpich* ]]; then
     for f in init init_thread finalize allgather allreduce alltoall bcast gather gatherv \
              reduce reduce_scatter_block scan scatter scatterv; do
-      fortran+=("mpi_${f}_" "mpi_${f}__" "mpi_${f}" "MPI_${f^^}")
+      fortran+=("mpi_${f}_" "mpi_${f}__" "MPI_${f^^}")
     done
     for f in allgather allreduce alltoall bcast gather gatherv reduce reduce_scatter_block \
              scan scatter scatterv; do
@@ -44,6 +44,11 @@ for lib in "$@"; do
       pass "$name leaves MPICH's mpif.h routines to the C entry points"
     fi
   fi
+  # Never the bare lower-case names: C code uses them for its own functions
+  # (R's Rmpi defines mpi_allreduce, mpi_finalize, ...).
+  bare=$(grep -Ex 'mpi_[a-z_]*[a-z]' <<<"$exported" | grep -v '_f08$')
+  [ -z "$bare" ] && pass "$name exports no bare lower-case mpi_* name" ||
+    fail "$name exports no bare lower-case mpi_* name" "$bare"
   missing=""
   for sym in "${fortran[@]}"; do grep -qx "$sym" <<<"$exported" || missing+=" $sym"; done
   [ -z "$missing" ] && pass "$name wraps the Fortran entry points its library needs" || fail "$name wraps the Fortran entry points its library needs" "missing:$missing"

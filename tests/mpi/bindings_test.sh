@@ -6,8 +6,8 @@
 #    the libraries' mpif90); and a mixed program whose C and Fortran halves
 #    both call MPI_Allreduce;
 #  * MPI loaded later by dlopen with RTLD_LOCAL (a host program without MPI
-#    loading an MPI plugin, as Python, Julia and R do; and a real Python job
-#    with Debian's mpi4py);
+#    loading an MPI plugin, as Python, Julia and R do; and real Python and
+#    R jobs with Debian's mpi4py and Rmpi);
 #  * the shim linked into the program (-lcolltune) instead of preloaded;
 #  * MPI-4 sessions (MPICH): no MPI_Init, so the shim stays out of the way
 #    and collectives on a communicator made from a process set pass through.
@@ -20,7 +20,7 @@
 # Args: libcolltune.so libcolltune-mpich.so dlopen_host plugin-openmpi.so
 #       plugin-mpich.so linked_openmpi linked_mpich mpi4py_job.py no_mpi
 #       fortran_collectives.F90 mixed_main.c mixed_solver.f90 sessions_mpich
-#       fortran_bad_input.F90
+#       fortran_bad_input.F90 rmpi_job.R
 source tests/lib/testlib.sh
 SHIM_OMPI=$(abspath "$1")
 SHIM_MPICH=$(abspath "$2")
@@ -36,6 +36,7 @@ MIXED_C=$(abspath "${11}")
 MIXED_F=$(abspath "${12}")
 SESSIONS=$(abspath "${13}")
 BAD_SRC=$(abspath "${14}")
+RJOB=$(abspath "${15}")
 FORCE=allreduce=allreduce_as_reduce_bcast
 
 # expect NAME CALLS OUTPUT RC: right results, and the mock-up ran CALLS times.
@@ -166,6 +167,9 @@ for np in 3 4; do
   # calls are MPI_Allreduce of doubles (its object allreduce is not).
   out=$(ompi "$np" "" /usr/bin/python3 "$PYJOB"); expect "openmpi np=$np mpi4py job, no shim" "" "$out" $?
   out=$(ompi "$np" "$SHIM_OMPI" /usr/bin/python3 "$PYJOB"); expect "openmpi np=$np mpi4py job under the preloaded shim" 50 "$out" $?
+  # R's Rmpi (Open MPI): 50 allreduces of doubles and one of integers.
+  out=$(ompi "$np" "" Rscript "$RJOB"); expect "openmpi np=$np Rmpi job, no shim" "" "$out" $?
+  out=$(ompi "$np" "$SHIM_OMPI" Rscript "$RJOB"); expect "openmpi np=$np Rmpi job under the preloaded shim" 51 "$out" $?
 done
 
 # --- MPI-4 sessions -----------------------------------------------------------
