@@ -17,8 +17,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$PREFIX" ] || { echo "usage: scripts/install.sh --prefix DIR" >&2; exit 2; }
 scripts/install-deps.sh
-bazel build -c opt //daemon:colltuned //cli:colltune //bench:colltune-bench \
-  //bench:colltune-bench-mpich //shim:libcolltune.so //shim:libcolltune-mpich.so
+bazel build -c opt //:release  # BUILD: what a release holds
 BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
 install -d "$PREFIX/bin" "$PREFIX/lib"
 install -m 0755 "$BIN/daemon/colltuned" "$BIN/cli/colltune" \
