@@ -69,7 +69,7 @@ enum class Outcome {
 // have no rank-invariant size; their mock-ups handle empty blocks.
 template <class Call>
 bool MovesNothing(const Call& call, const CollEnv& env) {
-  return !Call::kIrregular && call.KeyBytes(env.rank) == 0;
+  return !InfoOf(Call::kCollective).irregular && call.KeyBytes(env.rank) == 0;
 }
 
 // Whether `id` can run `call` within the budget (default always can).

@@ -26,7 +26,6 @@ inline int64_t Bytes(int count, MPI_Datatype type) {
 
 struct AllgatherCall {
   static constexpr Collective kCollective = Collective::kAllgather;
-  static constexpr bool kIrregular = false;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -46,7 +45,6 @@ struct AllgatherCall {
 
 struct AllreduceCall {
   static constexpr Collective kCollective = Collective::kAllreduce;
-  static constexpr bool kIrregular = false;
   const void* sendbuf;
   void* recvbuf;
   int count;
@@ -61,7 +59,6 @@ struct AllreduceCall {
 
 struct AlltoallCall {
   static constexpr Collective kCollective = Collective::kAlltoall;
-  static constexpr bool kIrregular = false;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -81,7 +78,6 @@ struct AlltoallCall {
 
 struct BcastCall {
   static constexpr Collective kCollective = Collective::kBcast;
-  static constexpr bool kIrregular = false;
   void* buffer;
   int count;
   MPI_Datatype datatype;
@@ -95,7 +91,6 @@ struct BcastCall {
 
 struct GatherCall {
   static constexpr Collective kCollective = Collective::kGather;
-  static constexpr bool kIrregular = false;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -118,7 +113,6 @@ struct GatherCall {
 
 struct GathervCall {
   static constexpr Collective kCollective = Collective::kGatherv;
-  static constexpr bool kIrregular = true;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -138,7 +132,6 @@ struct GathervCall {
 
 struct ReduceCall {
   static constexpr Collective kCollective = Collective::kReduce;
-  static constexpr bool kIrregular = false;
   const void* sendbuf;
   void* recvbuf;
   int count;
@@ -154,7 +147,6 @@ struct ReduceCall {
 
 struct ReduceScatterBlockCall {
   static constexpr Collective kCollective = Collective::kReduceScatterBlock;
-  static constexpr bool kIrregular = false;
   const void* sendbuf;
   void* recvbuf;
   int recvcount;
@@ -170,7 +162,6 @@ struct ReduceScatterBlockCall {
 
 struct ScanCall {
   static constexpr Collective kCollective = Collective::kScan;
-  static constexpr bool kIrregular = false;
   const void* sendbuf;
   void* recvbuf;
   int count;
@@ -185,7 +176,6 @@ struct ScanCall {
 
 struct ScatterCall {
   static constexpr Collective kCollective = Collective::kScatter;
-  static constexpr bool kIrregular = false;
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
@@ -206,7 +196,6 @@ struct ScatterCall {
 
 struct ScattervCall {
   static constexpr Collective kCollective = Collective::kScatterv;
-  static constexpr bool kIrregular = true;
   const void* sendbuf;
   const int* sendcounts;
   const int* displs;

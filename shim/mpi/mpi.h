@@ -36,7 +36,16 @@
   X(Reduce_scatter) X(Reduce_scatter_block) X(Scan) X(Scatter)            \
   X(Scatterv) X(Send) X(Sendrecv) X(Type_commit) X(Type_create_hindexed)  \
   X(Type_free) X(Type_get_envelope) X(Type_get_extent)                    \
-  X(Type_get_true_extent) X(Type_size) X(Unpack) X(Waitall) X(Wtime)
+  X(Type_get_true_extent) X(Type_size) X(Unpack) X(Waitall) X(Wtime)      \
+  COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X)
+
+// Handle conversions are functions in Open MPI (the Fortran entry points
+// call them), macros in MPICH.
+#if defined(OPEN_MPI)
+#define COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X) X(Comm_f2c) X(Type_f2c) X(Op_f2c)
+#else
+#define COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X)
+#endif
 
 namespace colltune::shim::pmpi {
 #define COLLTUNE_PMPI_DECLARE(name) extern decltype(&::PMPI_##name) name;
@@ -44,6 +53,11 @@ COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
 #undef COLLTUNE_PMPI_DECLARE
 }  // namespace colltune::shim::pmpi
 
+#if defined(OPEN_MPI)
+#define PMPI_Comm_f2c ::colltune::shim::pmpi::Comm_f2c
+#define PMPI_Type_f2c ::colltune::shim::pmpi::Type_f2c
+#define PMPI_Op_f2c ::colltune::shim::pmpi::Op_f2c
+#endif
 #define PMPI_Abort ::colltune::shim::pmpi::Abort
 #define PMPI_Allgather ::colltune::shim::pmpi::Allgather
 #define PMPI_Allgatherv ::colltune::shim::pmpi::Allgatherv
@@ -130,17 +144,6 @@ namespace colltune::shim::ompi {
 COLLTUNE_OMPI_OBJECTS(COLLTUNE_OMPI_DECLARE)
 #undef COLLTUNE_OMPI_DECLARE
 }  // namespace colltune::shim::ompi
-
-// Handle conversions are functions in Open MPI (macros in MPICH).
-#define COLLTUNE_OMPI_PMPI_FUNCTIONS(X) X(Comm_f2c) X(Type_f2c) X(Op_f2c)
-namespace colltune::shim::pmpi {
-#define COLLTUNE_PMPI_DECLARE(name) extern decltype(&::PMPI_##name) name;
-COLLTUNE_OMPI_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
-#undef COLLTUNE_PMPI_DECLARE
-}  // namespace colltune::shim::pmpi
-#define PMPI_Comm_f2c ::colltune::shim::pmpi::Comm_f2c
-#define PMPI_Type_f2c ::colltune::shim::pmpi::Type_f2c
-#define PMPI_Op_f2c ::colltune::shim::pmpi::Op_f2c
 
 #undef OMPI_PREDEFINED_GLOBAL
 #define OMPI_PREDEFINED_GLOBAL(type, global) \

@@ -64,9 +64,6 @@ struct Stub<R (*)(A...)> {
   }                                                                 \
   decltype(name) name = &Stub<decltype(name)>::Call<&name, kName_##name>;
 COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DEFINE)
-#if defined(OPEN_MPI)
-COLLTUNE_OMPI_PMPI_FUNCTIONS(COLLTUNE_PMPI_DEFINE)
-#endif
 #undef COLLTUNE_PMPI_DEFINE
 
 FortranSentinels fortran_sentinels;
@@ -125,9 +122,6 @@ bool Lookup(bool search_all) {
   if (handle == nullptr) return false;
 #define COLLTUNE_PMPI_BIND(name) Bind(handle, "PMPI_" #name, &name);
   COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_BIND)
-#if defined(OPEN_MPI)
-  COLLTUNE_OMPI_PMPI_FUNCTIONS(COLLTUNE_PMPI_BIND)
-#endif
 #undef COLLTUNE_PMPI_BIND
 #if defined(OPEN_MPI)
   // Handle objects are data: a program that names MPI_COMM_WORLD holds a
