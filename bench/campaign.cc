@@ -64,7 +64,7 @@ std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
     }
     for (const v1::StoredPoint& p : response.points()) {
       auto c = ParseCollective(p.collective());
-      auto a = ParseAlgorithm(p.algorithm());
+      auto a = c ? ParseAlgorithm(p.algorithm(), *c) : std::nullopt;
       const std::optional<Problem> problem = ParseProblem(p.problem());
       if (p.launch() != o.launch || !c || !a || (!problem && !p.problem().empty())) {
         continue;

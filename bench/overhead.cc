@@ -237,10 +237,9 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[i], "--nrep")) nrep = atoi(argv[i + 1]);
   }
   std::vector<Case> cases = Cases();
-  auto wanted = ParseAlgorithm(name);
   const Case* c = nullptr;
   for (const Case& k : cases) {
-    if (wanted && k.algorithm == *wanted) c = &k;
+    if (InfoOf(k.algorithm).name == name) c = &k;
   }
   if (c == nullptr || nrep < 3) {
     if (s.rank == 0) {

@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
                       "e.g. allreduce_as_reduce_bcast or default")
       ->required()
       ->check([](const std::string& s) {
-        return colltune::ParseAlgorithm(s)
+        return colltune::IsAlgorithmName(s)
                    ? std::string()
                    : "unknown algorithm '" + s + "' (see colltune algorithms)";
       });

@@ -48,6 +48,13 @@ absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
   // what a valid table is.
   std::string text = "colltune-table " + std::to_string(kTableFormatVersion) + "\n";
   if (proto.reproducible()) text += "reproducible\n";
+  // The library the daemon answered for: its native algorithms are that
+  // library's (never applied under another).
+  const std::string& library = proto.context().library();
+  if (!library.empty() && library.size() <= 64 &&
+      library.find_first_of("\n\r#") == std::string::npos) {
+    text += "library " + library + "\n";
+  }
   for (const v1::TableSection& s : proto.sections()) {
     if (s.comm_size() < 1) {
       return absl::InvalidArgumentError("daemon sent a section for comm size " +
@@ -58,11 +65,12 @@ absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
     if (s.version() > 0) text += " version=" + std::to_string(s.version());
     text += "\n";
     for (const v1::Rule& r : s.rules()) {
-      if (!ParseCollective(r.collective())) {
+      const std::optional<Collective> c = ParseCollective(r.collective());
+      if (!c) {
         return absl::InvalidArgumentError("daemon sent an unknown collective '" +
                                           r.collective().substr(0, 64) + "'");
       }
-      if (!ParseAlgorithm(r.algorithm())) {
+      if (!ParseAlgorithm(r.algorithm(), *c)) {
         warnings->push_back("unknown algorithm '" + r.algorithm().substr(0, 64) +
                             "' for " + r.collective().substr(0, 64) +
                             ": that range runs default");

@@ -18,6 +18,12 @@ constexpr CollectiveInfo kCollectives[kNumCollectives] = {
     {Collective::kScatterv, "scatterv", "MPI_Scatterv", true},
 };
 
+constexpr AlgorithmInfo Native(int i, Collective c, std::string_view name,
+                               uint8_t libraries) {
+  return {static_cast<Algorithm>(static_cast<int>(Algorithm::kFirstNative) + i), c, name,
+          "", "the library's own algorithm of this name, forced", libraries};
+}
+
 constexpr AlgorithmInfo kAlgorithms[kNumAlgorithms] = {
     {Algorithm::kDefault, Collective::kAllgather, "default", "",
      "the MPI library's own implementation"},
@@ -91,6 +97,84 @@ constexpr AlgorithmInfo kAlgorithms[kNumAlgorithms] = {
     {Algorithm::kScattervAsAllreduceScatter, Collective::kScatterv,
      "scatterv_as_allreduce_scatter", "IG2",
      "MPI_Allreduce of the largest block, MPI_Scatter of padded blocks"},
+    // The libraries' own algorithms, under the names the libraries give them
+    // (Open MPI's coll_tuned enumerations and MPICH's algorithm CVARs, as
+    // docs/library-controls.md lists them), grouped by collective. Which ones
+    // a running library offers, and how to force each, is asked of the
+    // library at run time (shim/native/); a name it offers that is missing
+    // here is reported, not run.
+    Native(0, Collective::kAllgather, "native:bruck", kOpenMpi),
+    Native(1, Collective::kAllgather, "native:brucks", kMpich),
+    Native(2, Collective::kAllgather, "native:linear", kOpenMpi),
+    Native(3, Collective::kAllgather, "native:nb", kMpich),
+    Native(4, Collective::kAllgather, "native:neighbor", kOpenMpi),
+    Native(5, Collective::kAllgather, "native:recursive_doubling", kOpenMpi | kMpich),
+    Native(6, Collective::kAllgather, "native:ring", kOpenMpi | kMpich),
+    Native(7, Collective::kAllgather, "native:two_proc", kOpenMpi),
+    Native(8, Collective::kAllreduce, "native:basic_linear", kOpenMpi),
+    Native(9, Collective::kAllreduce, "native:nb", kMpich),
+    Native(10, Collective::kAllreduce, "native:nonoverlapping", kOpenMpi),
+    Native(11, Collective::kAllreduce, "native:rabenseifner", kOpenMpi),
+    Native(12, Collective::kAllreduce, "native:recursive_doubling", kOpenMpi | kMpich),
+    Native(13, Collective::kAllreduce, "native:reduce_scatter_allgather", kMpich),
+    Native(14, Collective::kAllreduce, "native:ring", kOpenMpi),
+    Native(15, Collective::kAllreduce, "native:segmented_ring", kOpenMpi),
+    Native(16, Collective::kAllreduce, "native:smp", kMpich),
+    Native(17, Collective::kAlltoall, "native:brucks", kMpich),
+    Native(18, Collective::kAlltoall, "native:linear", kOpenMpi),
+    Native(19, Collective::kAlltoall, "native:linear_sync", kOpenMpi),
+    Native(20, Collective::kAlltoall, "native:modified_bruck", kOpenMpi),
+    Native(21, Collective::kAlltoall, "native:nb", kMpich),
+    Native(22, Collective::kAlltoall, "native:pairwise", kOpenMpi | kMpich),
+    Native(23, Collective::kAlltoall, "native:pairwise_sendrecv_replace", kMpich),
+    Native(24, Collective::kAlltoall, "native:scattered", kMpich),
+    Native(25, Collective::kAlltoall, "native:two_proc", kOpenMpi),
+    Native(26, Collective::kBcast, "native:basic_linear", kOpenMpi),
+    Native(27, Collective::kBcast, "native:binary_tree", kOpenMpi),
+    Native(28, Collective::kBcast, "native:binomial", kOpenMpi | kMpich),
+    Native(29, Collective::kBcast, "native:chain", kOpenMpi),
+    Native(30, Collective::kBcast, "native:knomial", kOpenMpi),
+    Native(31, Collective::kBcast, "native:nb", kMpich),
+    Native(32, Collective::kBcast, "native:pipeline", kOpenMpi),
+    Native(33, Collective::kBcast, "native:scatter_allgather", kOpenMpi),
+    Native(34, Collective::kBcast, "native:scatter_allgather_ring", kOpenMpi),
+    Native(35, Collective::kBcast, "native:scatter_recursive_doubling_allgather", kMpich),
+    Native(36, Collective::kBcast, "native:scatter_ring_allgather", kMpich),
+    Native(37, Collective::kBcast, "native:smp", kMpich),
+    Native(38, Collective::kBcast, "native:split_binary_tree", kOpenMpi),
+    Native(39, Collective::kGather, "native:basic_linear", kOpenMpi),
+    Native(40, Collective::kGather, "native:binomial", kOpenMpi | kMpich),
+    Native(41, Collective::kGather, "native:linear_sync", kOpenMpi),
+    Native(42, Collective::kGather, "native:nb", kMpich),
+    Native(43, Collective::kGatherv, "native:linear", kMpich),
+    Native(44, Collective::kGatherv, "native:nb", kMpich),
+    Native(45, Collective::kReduce, "native:binary", kOpenMpi),
+    Native(46, Collective::kReduce, "native:binomial", kOpenMpi | kMpich),
+    Native(47, Collective::kReduce, "native:chain", kOpenMpi),
+    Native(48, Collective::kReduce, "native:in-order_binary", kOpenMpi),
+    Native(49, Collective::kReduce, "native:linear", kOpenMpi),
+    Native(50, Collective::kReduce, "native:nb", kMpich),
+    Native(51, Collective::kReduce, "native:pipeline", kOpenMpi),
+    Native(52, Collective::kReduce, "native:rabenseifner", kOpenMpi),
+    Native(53, Collective::kReduce, "native:reduce_scatter_gather", kMpich),
+    Native(54, Collective::kReduce, "native:smp", kMpich),
+    Native(55, Collective::kReduceScatterBlock, "native:basic_linear", kOpenMpi),
+    Native(56, Collective::kReduceScatterBlock, "native:butterfly", kOpenMpi),
+    Native(57, Collective::kReduceScatterBlock, "native:nb", kMpich),
+    Native(58, Collective::kReduceScatterBlock, "native:noncommutative", kMpich),
+    Native(59, Collective::kReduceScatterBlock, "native:pairwise", kMpich),
+    Native(60, Collective::kReduceScatterBlock, "native:recursive_doubling", kOpenMpi | kMpich),
+    Native(61, Collective::kReduceScatterBlock, "native:recursive_halving", kOpenMpi | kMpich),
+    Native(62, Collective::kScan, "native:linear", kOpenMpi),
+    Native(63, Collective::kScan, "native:nb", kMpich),
+    Native(64, Collective::kScan, "native:recursive_doubling", kOpenMpi | kMpich),
+    Native(65, Collective::kScan, "native:smp", kMpich),
+    Native(66, Collective::kScatter, "native:basic_linear", kOpenMpi),
+    Native(67, Collective::kScatter, "native:binomial", kOpenMpi | kMpich),
+    Native(68, Collective::kScatter, "native:linear_nb", kOpenMpi),
+    Native(69, Collective::kScatter, "native:nb", kMpich),
+    Native(70, Collective::kScatterv, "native:linear", kMpich),
+    Native(71, Collective::kScatterv, "native:nb", kMpich),
 };
 
 }  // namespace
@@ -106,15 +190,45 @@ std::optional<Collective> ParseCollective(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<Algorithm> ParseAlgorithm(std::string_view name) {
+std::optional<Algorithm> ParseAlgorithm(std::string_view name, Collective c) {
   for (const AlgorithmInfo& info : kAlgorithms) {
-    if (info.name == name) return info.id;
+    if (info.name == name && Implements(info.id, c)) return info.id;
   }
   return std::nullopt;
+}
+
+bool IsAlgorithmName(std::string_view name) {
+  for (const AlgorithmInfo& info : kAlgorithms) {
+    if (info.name == name) return true;
+  }
+  return false;
 }
 
 bool Implements(Algorithm a, Collective c) {
   return a == Algorithm::kDefault || InfoOf(a).collective == c;
 }
+
+std::optional<Algorithm> FindNative(Collective c, std::string_view library_name) {
+  for (int i = IndexOf(Algorithm::kFirstNative); i < kNumAlgorithms; ++i) {
+    const AlgorithmInfo& info = kAlgorithms[i];
+    if (info.collective == c && info.library_name() == library_name) return info.id;
+  }
+  return std::nullopt;
+}
+
+uint8_t NativeLibraryOf(std::string_view library) {
+  if (library == "Open MPI") return kOpenMpi;
+  if (library == "MPICH") return kMpich;
+  return 0;
+}
+
+// The table's order is the ids' order: a wrong count or a misplaced entry
+// would give an algorithm another's name.
+static_assert([] {
+  for (int i = 0; i < kNumAlgorithms; ++i) {
+    if (IndexOf(kAlgorithms[i].id) != i) return false;
+  }
+  return true;
+}());
 
 }  // namespace colltune

@@ -35,6 +35,12 @@ inline constexpr int kNumCollectives = 11;
 
 // Algorithm 0 is the MPI library's own implementation, valid for every
 // collective; every other algorithm belongs to exactly one collective.
+//
+// Two kinds follow it: mock-ups (named enumerators below, compositions of
+// other collectives in shim/coll/) and the libraries' own algorithms
+// (`native:<the library's name>`, ids kFirstNative.. in catalog.cc's table,
+// run by forcing the library's choice, shim/native/). Ids are internal to a
+// process: everything that crosses a process boundary uses the names.
 enum class Algorithm : uint8_t {
   kDefault = 0,
   kAllgatherAsGatherBcast,                      // GL1
@@ -66,8 +72,18 @@ enum class Algorithm : uint8_t {
   kScatterAsTuwTree,
   kGathervAsAllreduceGather,
   kScattervAsAllreduceScatter,
+  kFirstNative,  // the first of kNumNatives native algorithms
 };
-inline constexpr int kNumAlgorithms = 29;
+inline constexpr int kNumNatives = 72;
+inline constexpr int kNumAlgorithms = static_cast<int>(Algorithm::kFirstNative) + kNumNatives;
+
+// The MPI libraries whose own algorithms colltune can force, as a bit mask.
+enum NativeLibrary : uint8_t {
+  kOpenMpi = 1,  // coll/tuned's coll_tuned_<collective>_algorithm
+  kMpich = 2,    // MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM (MPICH and derivatives)
+};
+// Prefix of every native algorithm's name.
+inline constexpr std::string_view kNativePrefix = "native:";
 
 struct CollectiveInfo {
   Collective id;
@@ -84,19 +100,44 @@ struct AlgorithmInfo {
   std::string_view name;
   std::string_view guideline;  // "GL5" for seed 004's guidelines, else ""
   std::string_view summary;    // what the algorithm does, one line
+  // Native algorithms: the libraries known to have one of this name for this
+  // collective (NativeLibrary bits; the running library has the last word,
+  // shim/native/); 0 for mock-ups and default.
+  uint8_t libraries = 0;
+
+  bool native() const { return libraries != 0; }
+  // The library's own name of a native algorithm ("ring"), else `name`.
+  std::string_view library_name() const {
+    return native() ? name.substr(kNativePrefix.size()) : name;
+  }
 };
 
 const CollectiveInfo& InfoOf(Collective c);
 const AlgorithmInfo& InfoOf(Algorithm a);
 
-inline int IndexOf(Collective c) { return static_cast<int>(c); }
-inline int IndexOf(Algorithm a) { return static_cast<int>(a); }
+constexpr int IndexOf(Collective c) { return static_cast<int>(c); }
+constexpr int IndexOf(Algorithm a) { return static_cast<int>(a); }
 
 std::optional<Collective> ParseCollective(std::string_view name);
-std::optional<Algorithm> ParseAlgorithm(std::string_view name);
+// The algorithm of collective `c` (or default) named `name`. Native names
+// repeat across collectives ("native:ring"), so a name alone does not say
+// which algorithm it is.
+std::optional<Algorithm> ParseAlgorithm(std::string_view name, Collective c);
+// Whether `name` is an algorithm of any collective (for error messages).
+bool IsAlgorithmName(std::string_view name);
 
 // True if `a` computes `c`: default does for every collective.
 bool Implements(Algorithm a, Collective c);
+
+inline bool IsNative(Algorithm a) { return a >= Algorithm::kFirstNative; }
+
+// The native algorithm of collective `c` the library calls `library_name`
+// ("recursive_doubling"), if colltune knows one.
+std::optional<Algorithm> FindNative(Collective c, std::string_view library_name);
+
+// The library family of a LibraryId name ("Open MPI" -> kOpenMpi, "MPICH" ->
+// kMpich), 0 for others.
+uint8_t NativeLibraryOf(std::string_view library);
 
 }  // namespace colltune
 

@@ -110,8 +110,8 @@ bool ParseReport(const std::string& text, Report* report, std::string* error) {
       ReportTiming t;
       uint64_t n = 0;
       std::optional<Collective> c = ParseCollective(w[2]);
-      std::optional<Algorithm> a = ParseAlgorithm(w[3]);
       if (!c) return fail("unknown collective '" + w[2].substr(0, 64) + "'");
+      std::optional<Algorithm> a = ParseAlgorithm(w[3], *c);
       if (!a) return fail("unknown algorithm '" + w[3].substr(0, 64) + "'");
       uint64_t comm = 0, profile = 0, bucket = 0, first = 0;
       if (!ParseU64(w[0], 1 << 24, &comm) || comm == 0 ||

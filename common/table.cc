@@ -50,6 +50,20 @@ std::string Quote(std::string_view s) {
   return out + "'";
 }
 
+// A syntactically valid native algorithm name: "native:" and 1..64 of
+// [a-z0-9_-].
+bool IsNativeName(std::string_view s) {
+  if (s.substr(0, kNativePrefix.size()) != kNativePrefix) return false;
+  std::string_view rest = s.substr(kNativePrefix.size());
+  if (rest.empty() || rest.size() > 64) return false;
+  for (char c : rest) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::string LineError(size_t line, std::string_view what) {
   return "line " + std::to_string(line) + ": " + std::string(what);
 }
@@ -166,6 +180,23 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
       continue;
     }
 
+    if (tok[0] == "library") {
+      if (tok.size() < 2 || !t.library.empty()) {
+        *error = LineError(line_no, "expected one 'library <name>' line");
+        return false;
+      }
+      // The name may hold spaces ("Open MPI"): the rest of the line.
+      for (size_t i = 1; i < tok.size(); ++i) {
+        if (i > 1) t.library += ' ';
+        t.library += tok[i];
+      }
+      if (t.library.size() > 64) {
+        *error = LineError(line_no, "library name longer than 64 characters");
+        return false;
+      }
+      continue;
+    }
+
     if (tok[0] == "force") {
       if (tok.size() != 3) {
         *error = LineError(line_no, "expected 'force <collective> <algorithm>'");
@@ -176,12 +207,18 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
         *error = LineError(line_no, "unknown collective " + Quote(tok[1]));
         return false;
       }
-      auto a = ParseAlgorithm(tok[2]);
-      if (!a) {
+      auto a = ParseAlgorithm(tok[2], *c);
+      if (!a && IsNativeName(tok[2]) && !IsAlgorithmName(tok[2])) {
+        t.notes.push_back(LineError(line_no, "native algorithm " + Quote(tok[2]) +
+                                                 " is unknown to this colltune; " +
+                                                 std::string(tok[1]) + " is not forced"));
+        continue;
+      }
+      if (!a && !IsAlgorithmName(tok[2])) {
         *error = LineError(line_no, "unknown algorithm " + Quote(tok[2]));
         return false;
       }
-      if (!Implements(*a, *c)) {
+      if (!a) {
         *error = LineError(line_no, "algorithm " + Quote(tok[2]) +
                                         " does not implement " + Quote(tok[1]));
         return false;
@@ -285,12 +322,18 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
       *error = LineError(line_no, "max_bytes is smaller than min_bytes");
       return false;
     }
-    auto a = ParseAlgorithm(tok[3]);
-    if (!a) {
+    auto a = ParseAlgorithm(tok[3], *c);
+    if (!a && IsNativeName(tok[3]) && !IsAlgorithmName(tok[3])) {
+      t.notes.push_back(LineError(line_no, "native algorithm " + Quote(tok[3]) +
+                                               " is unknown to this colltune; the "
+                                               "default runs there"));
+      continue;
+    }
+    if (!a && !IsAlgorithmName(tok[3])) {
       *error = LineError(line_no, "unknown algorithm " + Quote(tok[3]));
       return false;
     }
-    if (!Implements(*a, *c)) {
+    if (!a) {
       *error = LineError(line_no, "algorithm " + Quote(tok[3]) +
                                       " does not implement " + Quote(tok[0]));
       return false;
@@ -330,6 +373,7 @@ std::string FormatTable(const Table& table) {
     out += '\n';
   }
   if (table.reproducible) out += "reproducible\n";
+  if (!table.library.empty()) out += "library " + table.library + "\n";
   for (const Section& s : table.sections) {
     out += "section ";
     out += s.comm_size ? std::to_string(s.comm_size) : std::string("*");
@@ -396,12 +440,12 @@ std::vector<std::string> ParseForce(
       errors.push_back("COLLTUNE_FORCE: unknown collective " + Quote(cname));
       continue;
     }
-    auto a = ParseAlgorithm(aname);
-    if (!a) {
+    auto a = ParseAlgorithm(aname, *c);
+    if (!a && !IsAlgorithmName(aname)) {
       errors.push_back("COLLTUNE_FORCE: unknown algorithm " + Quote(aname));
       continue;
     }
-    if (!Implements(*a, *c)) {
+    if (!a) {
       errors.push_back("COLLTUNE_FORCE: algorithm " + Quote(aname) +
                        " does not implement " + Quote(cname));
       continue;

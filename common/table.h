@@ -7,6 +7,7 @@
 //
 //   colltune-table 1
 //   # comment
+//   library <name>                (whose native algorithms the table names)
 //   force <collective> <algorithm>
 //   reproducible                  (no exploration in jobs using this table)
 //   section <comm_size|*> [profile=<id>] [version=<n>]
@@ -60,7 +61,15 @@ struct Table {
   // what the table says, so a job's results repeat bit for bit from run to
   // run (set by an administrator, or COLLTUNE_REPRODUCIBLE=1 per job).
   bool reproducible = false;
+  // The MPI library the table was measured with ("Open MPI", "MPICH"; empty
+  // for a hand-written table). Its native algorithms (native:<name>) mean
+  // that library's: a job under another library never runs them.
+  std::string library;
   std::vector<Section> sections;  // sorted by comm_size, sizes unique
+  // What parsing left out without rejecting the table: rules and force lines
+  // naming a native algorithm this colltune does not know (a table made for
+  // another library version); those ranges run the default.
+  std::vector<std::string> notes;
 
   bool HasForce() const;
   size_t RuleCount() const;

@@ -268,7 +268,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
     for (const v1::Measurement& m : r.measurements()) {
       db::MeasurementInput in;
       in.collective = *ParseCollective(m.collective());
-      in.algorithm = *ParseAlgorithm(m.algorithm());
+      in.algorithm = *ParseAlgorithm(m.algorithm(), in.collective);
       in.msg_bytes = m.msg_bytes();
       in.problem = m.problem();
       in.samples.assign(m.samples().begin(), m.samples().end());
@@ -320,7 +320,7 @@ absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
     for (const v1::JobTiming& t : r.timings()) {
       db::JobTimingInput in;
       in.collective = *ParseCollective(t.collective());
-      in.algorithm = *ParseAlgorithm(t.algorithm());
+      in.algorithm = *ParseAlgorithm(t.algorithm(), in.collective);
       in.min_bytes = t.min_bytes();
       in.max_bytes = t.max_bytes();
       in.calls = t.calls();
@@ -694,7 +694,7 @@ absl::StatusOr<v1::PinResponse> Tuner::Pin(const v1::PinRequest& r) {
   absl::Status s = store_->InTransaction([&]() -> absl::Status {
     db::PinRow row;
     row.collective = *ParseCollective(pin.collective());
-    row.algorithm = *ParseAlgorithm(pin.algorithm());
+    row.algorithm = *ParseAlgorithm(pin.algorithm(), row.collective);
     row.min_bytes = pin.min_bytes();
     row.max_bytes = pin.max_bytes();
     row.note = pin.note();

@@ -74,10 +74,12 @@ absl::Status CheckNames(const std::string& where, const std::string& collective,
   auto c = ParseCollective(collective);
   if (!c) return Invalid(where + ".collective: unknown collective '" +
                          collective.substr(0, 64) + "'");
-  auto a = ParseAlgorithm(algorithm);
-  if (!a) return Invalid(where + ".algorithm: unknown algorithm '" +
-                         algorithm.substr(0, 64) + "'");
-  if (!Implements(*a, *c)) {
+  auto a = ParseAlgorithm(algorithm, *c);
+  if (!a && !IsAlgorithmName(algorithm)) {
+    return Invalid(where + ".algorithm: unknown algorithm '" + algorithm.substr(0, 64) +
+                   "'");
+  }
+  if (!a) {
     return Invalid(where + ".algorithm: '" + algorithm +
                    "' does not implement '" + collective + "'");
   }

@@ -59,8 +59,8 @@ absl::StatusOr<Collective> CollectiveColumn(const std::string& s) {
   return *c;
 }
 
-absl::StatusOr<Algorithm> AlgorithmColumn(const std::string& s) {
-  auto a = ParseAlgorithm(s);
+absl::StatusOr<Algorithm> AlgorithmColumn(const std::string& s, Collective c) {
+  auto a = ParseAlgorithm(s, c);
   if (!a) return absl::DataLossError(absl::StrCat("unknown algorithm in database: ", s));
   return *a;
 }
@@ -71,7 +71,8 @@ absl::Status ReadNames(const Statement& st, int collective_column,
                        int algorithm_column, Collective* c, Algorithm* a) {
   absl::StatusOr<Collective> collective = CollectiveColumn(st.Text(collective_column));
   if (!collective.ok()) return collective.status();
-  absl::StatusOr<Algorithm> algorithm = AlgorithmColumn(st.Text(algorithm_column));
+  absl::StatusOr<Algorithm> algorithm =
+      AlgorithmColumn(st.Text(algorithm_column), *collective);
   if (!algorithm.ok()) return algorithm.status();
   *c = *collective;
   *a = *algorithm;
@@ -447,7 +448,7 @@ absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
     if (!row.ok()) return row.status();
     if (!*row) break;
     auto c = ParseCollective(st->Text(0));
-    auto a = ParseAlgorithm(st->Text(1));
+    auto a = c ? ParseAlgorithm(st->Text(1), *c) : std::nullopt;
     if (!c || !a) continue;  // written by a newer colltuned
     OnlinePoint p;
     p.collective = *c;

@@ -12,9 +12,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include "common/catalog.h"
 #include "shim/coll/env.h"
+#include "shim/native/native.h"
 
 namespace colltune::shim {
 
@@ -67,9 +69,40 @@ enum class Outcome {
 // empty buffers (NULL, two equal ones), so a mock-up's inner calls could
 // raise an error the library's collective would not. Irregular collectives
 // have no rank-invariant size; their mock-ups handle empty blocks.
+// OpOf's detector: true_type for call types with an `op` member.
+template <class Call>
+auto HasOp(const Call& c) -> decltype(c.op, std::true_type{});
+std::false_type HasOp(...);
+
 template <class Call>
 bool MovesNothing(const Call& call, const CollEnv& env) {
   return !InfoOf(Call::kCollective).irregular && call.KeyBytes(env.rank) == 0;
+}
+
+// The reduction operation of a call, or MPI_OP_NULL.
+template <class Call>
+MPI_Op OpOf(const Call& call) {
+  if constexpr (std::is_same_v<decltype(HasOp(call)), std::true_type>) {
+    return call.op;
+  } else {
+    return MPI_OP_NULL;
+  }
+}
+
+// Whether the library's own algorithm `id` can run `call` (rank-invariant:
+// the same library, the same table, the same op on every rank).
+template <class Call>
+bool NativeEligible(Algorithm id, const Call& call, const CollEnv& env) {
+  return env.natives != nullptr && env.natives->Runnable(id, env.native_comms) &&
+         env.natives->OrderOk(id, OpOf(call));
+}
+
+template <class Call>
+int RunNative(Algorithm id, const Call& call, const CollEnv& env) {
+  return env.natives->Run(
+      id, env.comm, env.native_comms,
+      [](const void* c, MPI_Comm comm) { return static_cast<const Call*>(c)->Native(comm); },
+      &call);
 }
 
 // Whether `id` can run `call` within the budget (default always can).
@@ -77,6 +110,7 @@ template <class Call>
 bool Eligible(Algorithm id, const Call& call, const CollEnv& env) {
   if (id == Algorithm::kDefault) return true;
   if (MovesNothing(call, env)) return false;
+  if (IsNative(id)) return NativeEligible(id, call, env);
   const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id);
   if (impl == nullptr) return false;
   std::optional<uint64_t> need = impl->need(call, env);
@@ -89,7 +123,12 @@ template <class Call>
 int Execute(Algorithm id, const Call& call, const CollEnv& env,
             Outcome* outcome) {
   if (id != Algorithm::kDefault && !MovesNothing(call, env)) {
-    if (const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id)) {
+    if (IsNative(id)) {
+      if (NativeEligible(id, call, env)) {
+        *outcome = Outcome::kRan;
+        return RunNative(id, call, env);
+      }
+    } else if (const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id)) {
       std::optional<uint64_t> need = impl->need(call, env);
       if (need && *need <= env.mem_budget) {
         *outcome = Outcome::kRan;

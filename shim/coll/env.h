@@ -9,6 +9,9 @@
 
 namespace colltune::shim {
 
+class NativeAlgorithms;
+class NativeComms;
+
 struct CollEnv {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
@@ -22,6 +25,10 @@ struct CollEnv {
   // the first such call by every rank alike and freed with `comm`. Null when
   // the communicator has no state to keep it in.
   MPI_Comm* p2p = nullptr;
+  // The library's own algorithms (shim/native/native.h): what it offers, and
+  // this communicator's shadows. Null: no native algorithm can run.
+  const NativeAlgorithms* natives = nullptr;
+  NativeComms* native_comms = nullptr;
 };
 
 // The private duplicate of env.comm (collective over it on first use).

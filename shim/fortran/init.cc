@@ -10,6 +10,7 @@
 // directly, and pmpir_init_f08_ does their work.
 #include "shim/fortran/fortran.h"
 #include "shim/intercept/export.h"
+#include "shim/native/native.h"
 #include "shim/runtime/runtime.h"
 
 namespace colltune::shim::fortran {
@@ -45,6 +46,7 @@ void Start(MPI_Fint rc) {
 
 void Init(MPI_Fint* ierror) {
   MPI_Fint rc = MPI_SUCCESS;
+  NativeInitScope native;
   if (InitFn f = Routine<InitFn>(kInit)) {
     f(&rc);
   } else {
@@ -56,6 +58,7 @@ void Init(MPI_Fint* ierror) {
 
 void InitThread(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
   MPI_Fint rc = MPI_SUCCESS;
+  NativeInitScope native;
   if (InitThreadFn f = Routine<InitThreadFn>(kInitThread)) {
     f(required, provided, &rc);
   } else {

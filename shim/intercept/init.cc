@@ -2,12 +2,17 @@
 // library is up and stops before it goes down. Their return codes are the
 // library's, whatever the shim's own start-up met.
 #include "shim/intercept/export.h"
+#include "shim/native/native.h"
 #include "shim/runtime/runtime.h"
 
 using colltune::shim::Runtime;
 
 COLLTUNE_EXPORT int MPI_Init(int* argc, char*** argv) {
-  int rc = PMPI_Init(argc, argv);
+  int rc;
+  {
+    colltune::shim::NativeInitScope native;
+    rc = PMPI_Init(argc, argv);
+  }
   if (rc != MPI_SUCCESS) return rc;
   int provided = MPI_THREAD_SINGLE;
   PMPI_Query_thread(&provided);
@@ -17,7 +22,11 @@ COLLTUNE_EXPORT int MPI_Init(int* argc, char*** argv) {
 
 COLLTUNE_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required,
                                     int* provided) {
-  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  int rc;
+  {
+    colltune::shim::NativeInitScope native;
+    rc = PMPI_Init_thread(argc, argv, required, provided);
+  }
   if (rc != MPI_SUCCESS) return rc;
   Runtime::Start(*provided);
   return rc;

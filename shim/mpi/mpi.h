@@ -24,19 +24,23 @@
 #include <mpi.h>
 
 // Every PMPI function the shim calls.
-#define COLLTUNE_PMPI_FUNCTIONS(X)                                        \
-  X(Abort) X(Allgather) X(Allgatherv) X(Allreduce) X(Alltoall)            \
-  X(Alltoallv) X(Barrier) X(Bcast) X(Comm_create_keyval)                  \
-  X(Comm_delete_attr) X(Comm_dup) X(Comm_free) X(Comm_free_keyval)        \
-  X(Comm_get_attr) X(Comm_rank) X(Comm_set_attr) X(Comm_size)             \
-  X(Comm_split_type) X(Comm_test_inter) X(Exscan) X(Finalize)             \
-  X(Finalized) X(Gather) X(Gatherv) X(Get_library_version) X(Init)        \
-  X(Init_thread) X(Initialized) X(Irecv) X(Isend) X(Op_commutative)       \
-  X(Pack) X(Query_thread) X(Recv) X(Reduce) X(Reduce_local)               \
-  X(Reduce_scatter) X(Reduce_scatter_block) X(Scan) X(Scatter)            \
-  X(Scatterv) X(Send) X(Sendrecv) X(Type_commit) X(Type_create_hindexed)  \
-  X(Type_free) X(Type_get_envelope) X(Type_get_extent)                    \
-  X(Type_get_true_extent) X(Type_size) X(Unpack) X(Waitall) X(Wtime)      \
+#define COLLTUNE_PMPI_FUNCTIONS(X)                                         \
+  X(Abort) X(Allgather) X(Allgatherv) X(Allreduce) X(Alltoall)             \
+  X(Alltoallv) X(Barrier) X(Bcast) X(Comm_call_errhandler) X(Comm_create)  \
+  X(Comm_create_keyval) X(Comm_delete_attr) X(Comm_dup) X(Comm_free)       \
+  X(Comm_free_keyval) X(Comm_get_attr) X(Comm_group) X(Comm_rank)          \
+  X(Comm_set_attr) X(Comm_set_errhandler) X(Comm_size) X(Comm_split_type)  \
+  X(Comm_test_inter) X(Exscan) X(Finalize) X(Finalized) X(Gather)          \
+  X(Gatherv) X(Get_library_version) X(Group_free) X(Init) X(Init_thread)   \
+  X(Initialized) X(Irecv) X(Isend) X(Op_commutative) X(Pack)               \
+  X(Query_thread) X(Recv) X(Reduce) X(Reduce_local) X(Reduce_scatter)      \
+  X(Reduce_scatter_block) X(Scan) X(Scatter) X(Scatterv) X(Send)           \
+  X(Sendrecv) X(T_cvar_get_index) X(T_cvar_get_info) X(T_cvar_handle_alloc)  \
+  X(T_cvar_handle_free) X(T_cvar_read) X(T_cvar_write) X(T_enum_get_info)  \
+  X(T_enum_get_item) X(T_finalize) X(T_init_thread) X(Type_commit)         \
+  X(Type_create_hindexed) X(Type_free) X(Type_get_envelope)                \
+  X(Type_get_extent) X(Type_get_true_extent) X(Type_size) X(Unpack)        \
+  X(Waitall) X(Wtime)                                                      \
   COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X)
 
 // Handle conversions are functions in Open MPI (the Fortran entry points
@@ -66,14 +70,18 @@ COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
 #define PMPI_Alltoallv ::colltune::shim::pmpi::Alltoallv
 #define PMPI_Barrier ::colltune::shim::pmpi::Barrier
 #define PMPI_Bcast ::colltune::shim::pmpi::Bcast
+#define PMPI_Comm_call_errhandler ::colltune::shim::pmpi::Comm_call_errhandler
+#define PMPI_Comm_create ::colltune::shim::pmpi::Comm_create
 #define PMPI_Comm_create_keyval ::colltune::shim::pmpi::Comm_create_keyval
 #define PMPI_Comm_delete_attr ::colltune::shim::pmpi::Comm_delete_attr
 #define PMPI_Comm_dup ::colltune::shim::pmpi::Comm_dup
 #define PMPI_Comm_free ::colltune::shim::pmpi::Comm_free
 #define PMPI_Comm_free_keyval ::colltune::shim::pmpi::Comm_free_keyval
 #define PMPI_Comm_get_attr ::colltune::shim::pmpi::Comm_get_attr
+#define PMPI_Comm_group ::colltune::shim::pmpi::Comm_group
 #define PMPI_Comm_rank ::colltune::shim::pmpi::Comm_rank
 #define PMPI_Comm_set_attr ::colltune::shim::pmpi::Comm_set_attr
+#define PMPI_Comm_set_errhandler ::colltune::shim::pmpi::Comm_set_errhandler
 #define PMPI_Comm_size ::colltune::shim::pmpi::Comm_size
 #define PMPI_Comm_split_type ::colltune::shim::pmpi::Comm_split_type
 #define PMPI_Comm_test_inter ::colltune::shim::pmpi::Comm_test_inter
@@ -83,6 +91,7 @@ COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
 #define PMPI_Gather ::colltune::shim::pmpi::Gather
 #define PMPI_Gatherv ::colltune::shim::pmpi::Gatherv
 #define PMPI_Get_library_version ::colltune::shim::pmpi::Get_library_version
+#define PMPI_Group_free ::colltune::shim::pmpi::Group_free
 #define PMPI_Init ::colltune::shim::pmpi::Init
 #define PMPI_Init_thread ::colltune::shim::pmpi::Init_thread
 #define PMPI_Initialized ::colltune::shim::pmpi::Initialized
@@ -101,6 +110,16 @@ COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
 #define PMPI_Scatterv ::colltune::shim::pmpi::Scatterv
 #define PMPI_Send ::colltune::shim::pmpi::Send
 #define PMPI_Sendrecv ::colltune::shim::pmpi::Sendrecv
+#define PMPI_T_cvar_get_info ::colltune::shim::pmpi::T_cvar_get_info
+#define PMPI_T_cvar_get_index ::colltune::shim::pmpi::T_cvar_get_index
+#define PMPI_T_cvar_handle_alloc ::colltune::shim::pmpi::T_cvar_handle_alloc
+#define PMPI_T_cvar_handle_free ::colltune::shim::pmpi::T_cvar_handle_free
+#define PMPI_T_cvar_read ::colltune::shim::pmpi::T_cvar_read
+#define PMPI_T_cvar_write ::colltune::shim::pmpi::T_cvar_write
+#define PMPI_T_enum_get_info ::colltune::shim::pmpi::T_enum_get_info
+#define PMPI_T_enum_get_item ::colltune::shim::pmpi::T_enum_get_item
+#define PMPI_T_finalize ::colltune::shim::pmpi::T_finalize
+#define PMPI_T_init_thread ::colltune::shim::pmpi::T_init_thread
 #define PMPI_Type_commit ::colltune::shim::pmpi::Type_commit
 #define PMPI_Type_create_hindexed ::colltune::shim::pmpi::Type_create_hindexed
 #define PMPI_Type_free ::colltune::shim::pmpi::Type_free
@@ -137,7 +156,7 @@ COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
   X(ompi_mpi_op_land) X(ompi_mpi_op_band) X(ompi_mpi_op_lor)                \
   X(ompi_mpi_op_bor) X(ompi_mpi_op_lxor) X(ompi_mpi_op_bxor)                \
   X(ompi_mpi_op_minloc) X(ompi_mpi_op_maxloc) X(ompi_mpi_op_replace)        \
-  X(ompi_mpi_op_no_op)
+  X(ompi_mpi_op_no_op) X(ompi_mpi_errors_return) X(ompi_mpi_group_null)
 
 namespace colltune::shim::ompi {
 #define COLLTUNE_OMPI_DECLARE(name) extern void* name;

@@ -106,7 +106,11 @@ const std::vector<Algorithm>& Alternatives(Collective c, Algorithm chosen) {
       for (int ch = 0; ch < kNumAlgorithms; ++ch) {
         for (int a = 0; a < kNumAlgorithms; ++a) {
           const Algorithm alg = static_cast<Algorithm>(a);
-          if (a != ch && Implements(alg, coll)) (*t)[ci][ch].push_back(alg);
+          // The libraries' own algorithms are measured by campaigns, not
+          // explored online: under Open MPI each would cost a communicator.
+          if (a != ch && Implements(alg, coll) && !IsNative(alg)) {
+            (*t)[ci][ch].push_back(alg);
+          }
         }
       }
     }

@@ -70,6 +70,9 @@ void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
   if (config.reproducible) {
     LogInfo(1, "reproducible: no exploration; every call runs what this table says");
   }
+  for (const std::string& note : acquired.table.notes) {
+    LogInfo(1, "table: %s", note.c_str());
+  }
   *mem_budget = config.mem_bytes;
   *text = FormatTable(acquired.table);
   *source = acquired.source;
@@ -78,6 +81,73 @@ void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
                          config.timeout_ms, config.job_id,
                          config.report && observe->enabled());
   plan->interval_s = config.report_interval_s;
+}
+
+bool NamesNatives(const Table& t) {
+  for (const auto& f : t.forced) {
+    if (f && IsNative(*f)) return true;
+  }
+  for (const Section& s : t.sections) {
+    for (const Rule& r : s.rules) {
+      if (IsNative(r.algorithm)) return true;
+    }
+  }
+  return false;
+}
+
+// The native algorithms a table names, if any: asks the library which it
+// has (collective over `world`: every rank has the same table, so all or
+// none of them get here) and turns every native choice the running library
+// cannot take into default, saying so once per algorithm on rank 0.
+std::unique_ptr<NativeAlgorithms> PrepareNatives(Table* table, const JobContext& context,
+                                                 int thread_level, MPI_Comm world,
+                                                 bool root) {
+  if (!NamesNatives(*table)) return nullptr;
+  std::vector<std::string> notes;
+  std::unique_ptr<NativeAlgorithms> natives;
+  const bool foreign = !table->library.empty() && table->library != context.library;
+  if (!foreign) natives = NativeAlgorithms::Discover(thread_level, &notes);
+  // Usable on every rank or on none (the thread level may differ by rank).
+  int usable = natives && natives->control() != NativeControl::kNone ? 1 : 0;
+  int everywhere = 0;
+  if (PMPI_Allreduce(&usable, &everywhere, 1, MPI_INT, MPI_MIN, world) != MPI_SUCCESS) {
+    everywhere = 0;
+  }
+  if (natives && !everywhere) natives->Disable();
+  if (root) {
+    for (const std::string& note : notes) LogInfo(2, "%s", note.c_str());
+    if (foreign) {
+      LogInfo(1,
+              "the table's native algorithms are %s's; under %s they are not "
+              "applied (those ranges run the default)",
+              table->library.c_str(), context.library.c_str());
+    }
+  }
+  std::array<bool, kNumAlgorithms> noted{};
+  auto keep = [&](Algorithm a, Collective c) {
+    if (!IsNative(a) || (natives && natives->Has(a))) return true;
+    if (root && !foreign && !noted[IndexOf(a)]) {
+      noted[IndexOf(a)] = true;
+      LogInfo(1,
+              "%s %s is not available under %s %s (COLLTUNE_VERBOSE=2 says why); "
+              "%s keeps the default",
+              std::string(InfoOf(c).name).c_str(), std::string(InfoOf(a).name).c_str(),
+              context.library.c_str(), context.library_version.c_str(),
+              std::string(InfoOf(c).name).c_str());
+    }
+    return false;
+  };
+  for (int c = 0; c < kNumCollectives; ++c) {
+    auto& f = table->forced[c];
+    if (f && !keep(*f, static_cast<Collective>(c))) f = Algorithm::kDefault;
+  }
+  for (Section& s : table->sections) {
+    for (Rule& r : s.rules) {
+      if (!keep(r.algorithm, r.collective)) r.algorithm = Algorithm::kDefault;
+    }
+  }
+  if (natives && natives->control() == NativeControl::kNone) natives.reset();
+  return natives;
 }
 
 }  // namespace
@@ -105,9 +175,10 @@ void Runtime::ClearModes() {
 }
 std::atomic<uint64_t> Runtime::epoch_{1};
 
-Runtime::Runtime(DispatchTable table, uint64_t mem_budget, MPI_Comm world,
-                 int keyval)
+Runtime::Runtime(DispatchTable table, std::unique_ptr<NativeAlgorithms> natives,
+                 uint64_t mem_budget, MPI_Comm world, int keyval)
     : table_(std::move(table)),
+      natives_(std::move(natives)),
       mem_budget_(mem_budget),
       world_(world),
       keyval_(keyval) {
@@ -164,9 +235,11 @@ void Runtime::Start(int thread_level) {
       if (world_rank == 0) LogError("internal table error: %s", error.c_str());
       table = Table();
     }
+    std::unique_ptr<NativeAlgorithms> natives =
+        PrepareNatives(&table, context, thread_level, world, world_rank == 0);
     int keyval = MPI_KEYVAL_INVALID;
-    Runtime* rt = new (std::nothrow)
-        Runtime(DispatchTable(table), header[1], world, MPI_KEYVAL_INVALID);
+    Runtime* rt = new (std::nothrow) Runtime(DispatchTable(table), std::move(natives),
+                                             header[1], world, MPI_KEYVAL_INVALID);
     if (rt == nullptr ||
         PMPI_Comm_create_keyval(&NoCopy, &Runtime::DeleteAttribute,
                                 &keyval, rt) != MPI_SUCCESS) {
@@ -244,7 +317,7 @@ void Runtime::Stop() {
     if (!line.empty()) LogInfo(1, "finalize: %s", line.c_str());
   }
   if (rt->world_rank_ == 0) {
-    LogInfo(1, "finalize: rank 0 ran mock-ups: %s; chosen but not eligible: %s",
+    LogInfo(1, "finalize: rank 0 ran mock-ups and native algorithms: %s; chosen but not eligible: %s",
             Summary(rt->total_runs_).c_str(),
             Summary(rt->total_ineligible_).c_str());
   }
@@ -283,6 +356,10 @@ CommState* Runtime::Create(MPI_Comm comm) {
   s->env.mem_budget = mem_budget_;
   s->env.scratch = &scratch_;
   s->env.p2p = &s->p2p;
+  if (natives_ != nullptr) {
+    s->env.natives = natives_.get();
+    s->env.native_comms = &s->native_comms;
+  }
   if (s->intra) {
     s->section =
         table_.SlicesFor(static_cast<uint32_t>(s->env.size), &s->slices);
@@ -343,6 +420,7 @@ int Runtime::DeleteAttribute(MPI_Comm, int, void* value, void* extra) {
   CommState* s = static_cast<CommState*>(value);
   static_cast<Runtime*>(extra)->Forget(s);
   if (s->p2p != MPI_COMM_NULL) PMPI_Comm_free(&s->p2p);
+  s->native_comms.Free();
   delete s;
   return MPI_SUCCESS;
 }

@@ -19,6 +19,7 @@
 #include "common/catalog.h"
 #include "shim/coll/algorithm.h"
 #include "shim/coll/env.h"
+#include "shim/native/native.h"
 #include "shim/runtime/clock.h"
 #include "shim/runtime/context.h"
 #include "shim/runtime/dispatch_table.h"
@@ -42,6 +43,7 @@ struct CommState {
   std::unique_ptr<CommObserver> observer;
   int section_index = kNoSection;
   MPI_Comm p2p = MPI_COMM_NULL;  // env.p2p points here
+  NativeComms native_comms;      // env.native_comms points here
   CommState* prev = nullptr;  // Runtime's list of live states
   CommState* next = nullptr;
 };
@@ -137,7 +139,8 @@ class Runtime {
   }
 
  private:
-  Runtime(DispatchTable table, uint64_t mem_budget, MPI_Comm world, int keyval);
+  Runtime(DispatchTable table, std::unique_ptr<NativeAlgorithms> natives,
+          uint64_t mem_budget, MPI_Comm world, int keyval);
   ~Runtime();
 
   void Snapshot(uint64_t now_ns);
@@ -179,6 +182,8 @@ class Runtime {
   static std::atomic<uint64_t> epoch_;
 
   const DispatchTable table_;
+  // The library's own algorithms; null unless the table names some.
+  std::unique_ptr<NativeAlgorithms> natives_;
   const uint64_t mem_budget_;
   MPI_Comm world_;  // private duplicate of MPI_COMM_WORLD
   int world_rank_ = 0;

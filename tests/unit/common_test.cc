@@ -16,13 +16,20 @@ namespace colltune {
 namespace {
 
 TEST(Catalog, NamesRoundTripAndAreUnique) {
-  std::set<std::string_view> names;
+  // Unique per collective: native names repeat across collectives.
+  std::set<std::pair<int, std::string_view>> names;
   for (int a = 0; a < kNumAlgorithms; ++a) {
     const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
     EXPECT_EQ(IndexOf(info.id), a) << "table order matches the enum";
-    EXPECT_TRUE(names.insert(info.name).second) << info.name;
-    EXPECT_EQ(ParseAlgorithm(info.name), info.id);
-    if (info.id != Algorithm::kDefault) {
+    EXPECT_TRUE(names.insert({IndexOf(info.collective), info.name}).second) << info.name;
+    EXPECT_EQ(ParseAlgorithm(info.name, info.collective), info.id);
+    EXPECT_EQ(IsNative(info.id), info.native()) << info.name;
+    if (info.native()) {
+      // native:<the library's own name>, known to Open MPI or MPICH.
+      EXPECT_EQ(std::string(info.name).rfind("native:", 0), 0u) << info.name;
+      EXPECT_EQ(FindNative(info.collective, info.library_name()), info.id);
+      EXPECT_NE(info.libraries & (kOpenMpi | kMpich), 0) << info.name;
+    } else if (info.id != Algorithm::kDefault) {
       // Contract names start with the collective they implement.
       std::string prefix(InfoOf(info.collective).name);
       prefix.erase(std::remove(prefix.begin(), prefix.end(), '_'), prefix.end());
@@ -35,7 +42,12 @@ TEST(Catalog, NamesRoundTripAndAreUnique) {
     EXPECT_EQ(ParseCollective(info.name), info.id);
     EXPECT_TRUE(Implements(Algorithm::kDefault, info.id));
   }
-  EXPECT_FALSE(ParseAlgorithm("Default").has_value());
+  EXPECT_FALSE(IsAlgorithmName("Default"));
+  // The same native name is a different algorithm for each collective.
+  EXPECT_NE(ParseAlgorithm("native:ring", Collective::kAllreduce),
+            ParseAlgorithm("native:ring", Collective::kAllgather));
+  EXPECT_FALSE(ParseAlgorithm("native:chain", Collective::kAllreduce).has_value());
+  EXPECT_TRUE(ParseAlgorithm("native:chain", Collective::kBcast).has_value());
   EXPECT_FALSE(ParseCollective("MPI_Allreduce").has_value());
   EXPECT_FALSE(Implements(Algorithm::kGatherAsGatherv, Collective::kScatter));
 }

@@ -53,6 +53,64 @@ TEST(TableText, ReproducibleLine) {
             std::string::npos);
 }
 
+TEST(TableText, NativeAlgorithmsAndTheirLibrary) {
+  Table t;
+  std::string error;
+  ASSERT_TRUE(ParseTable("colltune-table 1\n"
+                         "library Open MPI\n"
+                         "force bcast native:chain\n"
+                         "section 4\n"
+                         "allreduce 0 1023 native:recursive_doubling\n"
+                         "allreduce 1024 inf native:ring 1.8\n"
+                         "allgather 0 inf native:ring\n",
+                         &t, &error))
+      << error;
+  EXPECT_EQ(t.library, "Open MPI");
+  EXPECT_EQ(t.forced[IndexOf(Collective::kBcast)],
+            ParseAlgorithm("native:chain", Collective::kBcast));
+  ASSERT_EQ(t.sections.size(), 1u);
+  ASSERT_EQ(t.sections[0].rules.size(), 3u);
+  // Same name, different collectives: different algorithms.
+  EXPECT_EQ(t.sections[0].rules[0].collective, Collective::kAllgather);
+  EXPECT_EQ(t.sections[0].rules[0].algorithm,
+            ParseAlgorithm("native:ring", Collective::kAllgather));
+  EXPECT_EQ(t.sections[0].rules[2].algorithm,
+            ParseAlgorithm("native:ring", Collective::kAllreduce));
+  EXPECT_NE(t.sections[0].rules[0].algorithm, t.sections[0].rules[2].algorithm);
+  Table again;
+  ASSERT_TRUE(ParseTable(FormatTable(t), &again, &error)) << error;
+  EXPECT_EQ(FormatTable(again), FormatTable(t));
+  EXPECT_EQ(again.library, "Open MPI");
+}
+
+TEST(TableText, UnknownNativeNamesRunTheDefaultAndAreNoted) {
+  // A table made for another library version may name algorithms this
+  // colltune does not know: those ranges run the default, the rest applies.
+  Table t;
+  std::string error;
+  ASSERT_TRUE(ParseTable("colltune-table 1\n"
+                         "force scan native:future_scan\n"
+                         "section 4\n"
+                         "allreduce 0 1023 native:not_yet_invented\n"
+                         "allreduce 1024 inf allreduce_as_reduce_bcast\n",
+                         &t, &error))
+      << error;
+  EXPECT_FALSE(t.forced[IndexOf(Collective::kScan)].has_value());
+  ASSERT_EQ(t.sections[0].rules.size(), 1u);
+  EXPECT_EQ(t.sections[0].rules[0].algorithm, Algorithm::kAllreduceAsReduceBcast);
+  ASSERT_EQ(t.notes.size(), 2u);
+  EXPECT_NE(t.notes[0].find("line 2"), std::string::npos) << t.notes[0];
+  EXPECT_NE(t.notes[1].find("native:not_yet_invented"), std::string::npos) << t.notes[1];
+  // A known native name of another collective is an error, as for mock-ups.
+  EXPECT_FALSE(ParseTable("colltune-table 1\nsection 4\nallreduce 0 inf native:chain\n",
+                          &t, &error));
+  EXPECT_NE(error.find("does not implement"), std::string::npos) << error;
+  // Not a name at all.
+  EXPECT_FALSE(ParseTable("colltune-table 1\nsection 4\nallreduce 0 inf native:\n",
+                          &t, &error));
+  EXPECT_FALSE(ParseTable("colltune-table 1\nlibrary\n", &t, &error));
+}
+
 TEST(TableText, FormatRoundTrips) {
   Table t = Parse(
       "colltune-table 1\nforce gather gather_as_gatherv\n"
@@ -134,6 +192,22 @@ TEST(SelectSection, WildcardIsTheLastResort) {
   EXPECT_EQ(SelectSection(t, 64)->comm_size, 64u);
   EXPECT_EQ(SelectSection(t, 3)->comm_size, 0u);
   EXPECT_EQ(SelectSection(Table(), 3), nullptr);
+}
+
+TEST(ParseForce, NativeNamesAreResolvedPerCollective) {
+  std::array<std::optional<Algorithm>, kNumCollectives> forced{};
+  std::vector<std::string> errors =
+      ParseForce("allreduce=native:recursive_doubling,bcast=native:chain,"
+                 "allreduce=native:chain,gather=native:rign",
+                 &forced);
+  EXPECT_EQ(forced[IndexOf(Collective::kAllreduce)],
+            ParseAlgorithm("native:recursive_doubling", Collective::kAllreduce));
+  EXPECT_EQ(forced[IndexOf(Collective::kBcast)],
+            ParseAlgorithm("native:chain", Collective::kBcast));
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("does not implement"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("unknown algorithm 'native:rign'"), std::string::npos)
+      << errors[1];
 }
 
 TEST(ParseForce, KeepsGoodPairsAndReportsEachBadOne) {

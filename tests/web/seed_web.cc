@@ -96,8 +96,8 @@ double ModelSeconds(Collective c, const std::string& algorithm, int log2) {
 std::vector<std::string> AlgorithmsOf(Collective c) {
   std::vector<std::string> out = {"default"};
   for (const Shape& s : kShapes) {
-    auto a = colltune::ParseAlgorithm(s.algorithm);
-    if (a && colltune::InfoOf(*a).collective == c) out.push_back(s.algorithm);
+    auto a = colltune::ParseAlgorithm(s.algorithm, c);
+    if (a && *a != colltune::Algorithm::kDefault) out.push_back(s.algorithm);
   }
   return out;
 }

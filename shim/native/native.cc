@@ -1,0 +1,364 @@
+#include "shim/native/native.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace colltune::shim {
+namespace {
+
+constexpr int kMaxText = 4096;
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return out;
+}
+
+struct CvarInfo {
+  int index = -1;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_T_enum enumtype = MPI_T_ENUM_NULL;
+  std::string description;
+};
+
+std::optional<CvarInfo> FindCvar(const std::string& name) {
+  CvarInfo info;
+  if (PMPI_T_cvar_get_index(name.c_str(), &info.index) != MPI_SUCCESS) return std::nullopt;
+  char cname[256];
+  std::vector<char> desc(kMaxText);
+  int name_len = sizeof cname, desc_len = kMaxText, verbosity = 0, bind = 0, scope = 0;
+  if (PMPI_T_cvar_get_info(info.index, cname, &name_len, &verbosity, &info.type,
+                           &info.enumtype, desc.data(), &desc_len, &bind,
+                           &scope) != MPI_SUCCESS) {
+    return std::nullopt;
+  }
+  info.description.assign(desc.data(), strnlen(desc.data(), kMaxText));
+  return info;
+}
+
+bool ReadInt(MPI_T_cvar_handle h, int* value) {
+  return PMPI_T_cvar_read(h, value) == MPI_SUCCESS;
+}
+
+bool IsNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// MPICH lists its algorithms in the variable's description, one per line,
+// "name<spaces>- what it does"; MPI_T hands the text over with the line
+// breaks removed, so each name is glued to the end of the previous line.
+// Returns the names in value order ("auto" first), or nullopt unless every
+// entry is "auto" or one of `known` ending where a word ends (an unknown
+// algorithm, or a misread position, would make every later value wrong, and
+// MPICH aborts on a value it does not list).
+std::optional<std::vector<std::string>> ParseMpichList(
+    const std::string& text, const std::vector<std::string_view>& known,
+    std::string* unknown) {
+  std::vector<std::string> names;
+  size_t pos = 0;
+  while (true) {
+    const size_t dash = text.find("- ", pos);
+    if (dash == std::string::npos) break;
+    pos = dash + 2;
+    size_t end = dash;
+    if (end == 0 || text[end - 1] != ' ') continue;  // "Recursive-Doubling"
+    while (end > 0 && text[end - 1] == ' ') --end;
+    size_t begin = end;
+    while (begin > 0 && IsNameChar(text[begin - 1])) --begin;
+    const std::string_view run(text.data() + begin, end - begin);
+    std::string_view best;
+    auto consider = [&](std::string_view name) {
+      if (run.size() < name.size() || run.substr(run.size() - name.size()) != name) return;
+      if (run.size() > name.size() && run[run.size() - name.size() - 1] == '_') return;
+      if (name.size() > best.size()) best = name;
+    };
+    consider("auto");
+    for (std::string_view k : known) consider(k);
+    if (best.empty()) {
+      *unknown = std::string(run.substr(run.size() > 32 ? run.size() - 32 : 0));
+      return std::nullopt;
+    }
+    names.emplace_back(best);
+  }
+  if (names.empty() || names[0] != "auto") return std::nullopt;
+  return names;
+}
+
+// Open MPI's algorithms that give the right result for a non-commutative
+// operation. Forced algorithms skip the commutativity check its fixed rules
+// make: ring and segmented ring (allreduce) and the generic reduce trees
+// combine out of rank order, silently (measured at 3 and 4 processes,
+// docs/library-controls.md); rabenseifner falls back to linear by itself.
+bool OpenMpiKeepsOrder(Collective c, std::string_view name) {
+  switch (c) {
+    case Collective::kAllreduce:
+      return name != "ring" && name != "segmented_ring";
+    case Collective::kReduce:
+      return name == "linear" || name == "in-order_binary" || name == "rabenseifner";
+    default:
+      return true;  // scan, reduce_scatter_block: order kept; others: no operation
+  }
+}
+
+}  // namespace
+
+NativeAlgorithms::NativeAlgorithms() { value_.fill(-1); }
+
+NativeAlgorithms::~NativeAlgorithms() {
+  for (int c = 0; c < kNumCollectives; ++c) {
+    if (has_handle_[c]) PMPI_T_cvar_handle_free(&handle_[c]);
+  }
+  if (t_initialized_) PMPI_T_finalize();
+}
+
+std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
+    int thread_level, std::vector<std::string>* notes) {
+  std::unique_ptr<NativeAlgorithms> n(new NativeAlgorithms);
+  int provided = 0;
+  if (PMPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+    notes->push_back("native algorithms: MPI_T is not available");
+    return n;
+  }
+  n->t_initialized_ = true;
+#if defined(OPEN_MPI)
+  const NativeControl control = NativeControl::kPerComm;
+  // Forced algorithms count only with dynamic rules on at MPI_Init, and a
+  // rules file would override them (so what ran would not be what we chose).
+  if (auto dyn = FindCvar("coll_tuned_use_dynamic_rules")) {
+    MPI_T_cvar_handle h;
+    int count = 0, on = 0;  // a bool: the library fills one byte of it
+    if (PMPI_T_cvar_handle_alloc(dyn->index, nullptr, &h, &count) == MPI_SUCCESS) {
+      ReadInt(h, &on);
+      PMPI_T_cvar_handle_free(&h);
+    }
+    if (!on) {
+      notes->push_back(
+          "native algorithms: Open MPI's coll_tuned_use_dynamic_rules is off "
+          "(set by the user?); none can be forced");
+      return n;
+    }
+  }
+  if (auto file = FindCvar("coll_tuned_dynamic_rules_filename")) {
+    MPI_T_cvar_handle h;
+    int count = 0;
+    std::vector<char> value(kMaxText + 1, 0);
+    if (PMPI_T_cvar_handle_alloc(file->index, nullptr, &h, &count) == MPI_SUCCESS) {
+      if (count <= kMaxText) PMPI_T_cvar_read(h, value.data());
+      PMPI_T_cvar_handle_free(&h);
+    }
+    if (value[0] != '\0') {
+      notes->push_back(std::string("native algorithms: Open MPI reads the rules file ") +
+                       value.data() + ", which overrides forced algorithms; none is forced");
+      return n;
+    }
+  }
+#else
+  const NativeControl control = NativeControl::kPerCall;
+  // A forced algorithm whose restrictions a call does not meet runs MPICH's
+  // automatic choice only when the fallback is "silent" (2, the default);
+  // "error" would fail the call, "print" would write to the job's output.
+  if (auto fallback = FindCvar("MPIR_CVAR_COLLECTIVE_FALLBACK")) {
+    MPI_T_cvar_handle h;
+    int count = 0, value = -1;
+    if (PMPI_T_cvar_handle_alloc(fallback->index, nullptr, &h, &count) == MPI_SUCCESS) {
+      if (count == 1) ReadInt(h, &value);
+      PMPI_T_cvar_handle_free(&h);
+    }
+    if (value != 2) {
+      notes->push_back(
+          "native algorithms: MPIR_CVAR_COLLECTIVE_FALLBACK is not 'silent'; none "
+          "is forced");
+      return n;
+    }
+  }
+#endif
+  if (thread_level == MPI_THREAD_MULTIPLE) {
+    notes->push_back(
+        "native algorithms: not under MPI_THREAD_MULTIPLE (the library's "
+        "control is process-wide)");
+    return n;
+  }
+  bool any = false;
+  for (int ci = 0; ci < kNumCollectives; ++ci) {
+    const Collective c = static_cast<Collective>(ci);
+    const std::string cname(InfoOf(c).name);
+#if defined(OPEN_MPI)
+    auto cvar = FindCvar("coll_tuned_" + cname + "_algorithm");
+    if (!cvar || cvar->enumtype == MPI_T_ENUM_NULL || cvar->type != MPI_INT) continue;
+    int items = 0;
+    char ename[256];
+    int ename_len = sizeof ename;
+    if (PMPI_T_enum_get_info(cvar->enumtype, &items, ename, &ename_len) != MPI_SUCCESS) {
+      continue;
+    }
+    std::vector<std::pair<std::string, int>> offered;
+    for (int i = 0; i < items; ++i) {
+      int value = 0;
+      char iname[256];
+      int iname_len = sizeof iname;
+      if (PMPI_T_enum_get_item(cvar->enumtype, i, &value, iname, &iname_len) !=
+          MPI_SUCCESS) {
+        continue;
+      }
+      if (value == 0) continue;  // "ignore": the library decides
+      offered.emplace_back(iname, value);
+    }
+#else
+    auto cvar = FindCvar("MPIR_CVAR_" + Upper(cname) + "_INTRA_ALGORITHM");
+    if (!cvar || cvar->type != MPI_INT) continue;
+    std::vector<std::string_view> known;
+    for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
+      const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
+      if (info.collective == c) known.push_back(info.library_name());
+    }
+    std::string unknown;
+    auto names = ParseMpichList(cvar->description, known, &unknown);
+    if (!names) {
+      notes->push_back("native algorithms: MPICH lists " + cname +
+                       " algorithms colltune cannot read with certainty (near '" +
+                       unknown + "'); none of them runs");
+      continue;
+    }
+    std::vector<std::pair<std::string, int>> offered;
+    for (size_t i = 1; i < names->size(); ++i) {
+      offered.emplace_back((*names)[i], static_cast<int>(i));
+    }
+#endif
+    MPI_T_cvar_handle h;
+    int count = 0;
+    if (PMPI_T_cvar_handle_alloc(cvar->index, nullptr, &h, &count) != MPI_SUCCESS ||
+        count != 1) {
+      continue;
+    }
+    n->handle_[ci] = h;
+    n->has_handle_[ci] = true;
+    for (const auto& [name, value] : offered) {
+      const std::optional<Algorithm> id = FindNative(c, name);
+      n->listed_.push_back({c, name, value, id});
+      if (!id) {
+        notes->push_back("native algorithms: the library's " + cname + " algorithm '" +
+                         name + "' is not in colltune's catalogue; not tuned");
+        continue;
+      }
+      n->value_[IndexOf(*id)] = value;
+#if defined(OPEN_MPI)
+      n->order_safe_[IndexOf(*id)] = OpenMpiKeepsOrder(c, name);
+#else
+      // MPICH checks each forced algorithm's restrictions (commutativity
+      // among them) and runs its automatic choice where they fail.
+      n->order_safe_[IndexOf(*id)] = true;
+#endif
+      any = true;
+    }
+  }
+  if (any) n->control_ = control;
+  return n;
+}
+
+bool NativeAlgorithms::OrderOk(Algorithm a, MPI_Op op) const {
+  if (op == MPI_OP_NULL || order_safe_[IndexOf(a)]) return true;
+  int commutes = 0;
+  return PMPI_Op_commutative(op, &commutes) == MPI_SUCCESS && commutes;
+}
+
+bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms) const {
+  if (!Has(a)) return false;
+  if (control_ == NativeControl::kPerCall) return true;
+  return comms != nullptr && (comms->Has(a) || !comms->Full());
+}
+
+int NativeAlgorithms::Swap(Collective c, int value) const {
+  const int ci = IndexOf(c);
+  if (!has_handle_[ci]) return -1;
+  int old = -1;
+  MPI_T_cvar_handle h = handle_[ci];
+  if (!ReadInt(h, &old)) return -1;
+  if (PMPI_T_cvar_write(h, &value) != MPI_SUCCESS) return -1;
+  return old;
+}
+
+int NativeAlgorithms::Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
+                          int (*fn)(const void*, MPI_Comm), const void* call) const {
+  if (control_ == NativeControl::kPerCall) {
+    const Collective c = InfoOf(a).collective;
+    const int old = Swap(c, value_[IndexOf(a)]);
+    if (old < 0) return fn(call, comm);  // not set: the library chooses
+    const int rc = fn(call, comm);
+    Swap(c, old);
+    return rc;
+  }
+  MPI_Comm shadow = comm;
+  if (comms != nullptr) comms->Get(*this, a, comm, &shadow);
+  if (shadow == comm) return fn(call, comm);
+  const int rc = fn(call, shadow);
+  // The shadow returns errors; the user's communicator's handler judges them.
+  if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, rc);
+  return rc;
+}
+
+bool NativeComms::Has(Algorithm a) const {
+  for (int i = 0; i < count_; ++i) {
+    if (shadows_[i].algorithm == a) return true;
+  }
+  return false;
+}
+
+int NativeComms::Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm,
+                     MPI_Comm* out) {
+  *out = comm;
+  for (int i = 0; i < count_; ++i) {
+    if (shadows_[i].algorithm == a) {
+      *out = shadows_[i].comm;
+      return MPI_SUCCESS;
+    }
+  }
+  if (Full()) return MPI_ERR_OTHER;
+  const Collective c = InfoOf(a).collective;
+  const int old = natives.Swap(c, natives.value_[IndexOf(a)]);
+  MPI_Group group = MPI_GROUP_NULL;
+  MPI_Comm shadow = MPI_COMM_NULL;
+  int rc = PMPI_Comm_group(comm, &group);
+  // Collective even if the write failed on this rank: every rank must create.
+  if (rc == MPI_SUCCESS) rc = PMPI_Comm_create(comm, group, &shadow);
+  if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
+  if (old >= 0) natives.Swap(c, old);
+  if (rc != MPI_SUCCESS || shadow == MPI_COMM_NULL || old < 0) {
+    // A shadow without the algorithm forced would run the default while we
+    // report the native one: give up on this communicator's shadows (the
+    // same verdict on every rank only if all failed alike, which a failed
+    // write, local and deterministic, does).
+    if (shadow != MPI_COMM_NULL) PMPI_Comm_free(&shadow);
+    failed_ = true;
+    return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
+  }
+  PMPI_Comm_set_errhandler(shadow, MPI_ERRORS_RETURN);
+  shadows_[count_++] = {a, shadow};
+  *out = shadow;
+  return MPI_SUCCESS;
+}
+
+namespace {
+constexpr char kDynamicRules[] = "OMPI_MCA_coll_tuned_use_dynamic_rules";
+}  // namespace
+
+NativeInitScope::NativeInitScope() {
+#if defined(OPEN_MPI)
+  const char* disable = getenv("COLLTUNE_DISABLE");
+  if (disable != nullptr && disable[0] != '\0' && strcmp(disable, "0") != 0) return;
+  if (getenv(kDynamicRules) != nullptr) return;
+  set_ = setenv(kDynamicRules, "1", 0) == 0;
+#endif
+}
+
+NativeInitScope::~NativeInitScope() {
+  if (set_) unsetenv(kDynamicRules);
+}
+
+void NativeComms::Free() {
+  for (int i = 0; i < count_; ++i) PMPI_Comm_free(&shadows_[i].comm);
+  count_ = 0;
+}
+
+}  // namespace colltune::shim

@@ -1,0 +1,157 @@
+// The MPI library's own algorithms (`native:<name>`), forced call by call.
+//
+// Libraries choose among their algorithms with fixed rules; colltune's tables
+// may name one of them instead. What a running library offers, and the value
+// that forces each, is asked of the library itself through MPI_T:
+//
+//  * Open MPI (coll/tuned): the enumeration of `coll_tuned_<coll>_algorithm`
+//    names the algorithms. Its value is read when a communicator is created
+//    (and only if `coll_tuned_use_dynamic_rules` was on at MPI_Init, which
+//    the shim's MPI_Init arranges, native_init.h). So an algorithm runs on a
+//    shadow communicator: the user's group in the user's order, created with
+//    the variable set and restored at once, on the first call that needs it
+//    (every rank is in that call: decisions are rank-consistent), at most
+//    kMaxShadows per communicator, freed with it. MPI_Comm_create copies no
+//    attributes, so no user copy callback runs; the shadow reports errors
+//    through the user communicator's error handler.
+//  * MPICH: `MPIR_CVAR_<COLL>_INTRA_ALGORITHM` is read at every call, an
+//    integer whose values are the positions of the names its description
+//    lists. The shim writes it before the call and restores it after. A value
+//    MPICH does not list aborts the job, so a description that does not
+//    parse completely gives that collective no native algorithm at all.
+//
+// Both controls are process-wide: under MPI_THREAD_MULTIPLE another thread
+// could create a communicator (Open MPI) or call a collective (MPICH) while
+// one is set, so no native algorithm runs then. Discovery is the same on
+// every rank (one library), and Runtime agrees on usability with one
+// reduction, so every verdict here is rank-consistent.
+#ifndef COLLTUNE_SHIM_NATIVE_NATIVE_H_
+#define COLLTUNE_SHIM_NATIVE_NATIVE_H_
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/catalog.h"
+#include "shim/mpi/mpi.h"
+
+namespace colltune::shim {
+
+enum class NativeControl : uint8_t {
+  kNone,     // nothing to force: no native algorithm runs
+  kPerComm,  // Open MPI: read when a communicator is created
+  kPerCall,  // MPICH: read at every call
+};
+
+class NativeComms;
+
+class NativeAlgorithms {
+ public:
+  // An algorithm the library listed, whether colltune knows its name or not.
+  struct Listed {
+    Collective collective;
+    std::string name;
+    int value;
+    std::optional<Algorithm> id;  // nullopt: not in colltune's catalogue
+  };
+
+  // Asks the running library (after MPI_Init; local, not collective). Never
+  // null. `notes` get one line per thing an operator should know: algorithms
+  // the library lists that colltune does not know, controls that are off.
+  static std::unique_ptr<NativeAlgorithms> Discover(int thread_level,
+                                                    std::vector<std::string>* notes);
+  ~NativeAlgorithms();  // frees the MPI_T handles, then MPI_T
+
+  NativeControl control() const { return control_; }
+  // The library offers `a` and it can be forced here.
+  bool Has(Algorithm a) const {
+    return control_ != NativeControl::kNone && value_[IndexOf(a)] >= 0;
+  }
+  // Turns every algorithm off (ranks disagreed on usability).
+  void Disable() { control_ = NativeControl::kNone; }
+  const std::vector<Listed>& listed() const { return listed_; }
+  // The control value of `a` (-1 if not offered).
+  int ValueOf(Algorithm a) const { return value_[IndexOf(a)]; }
+
+  // Whether `a` may run a reduction with `op` (rank-invariant): algorithms
+  // that reorder operands need a commutative op.
+  bool OrderOk(Algorithm a, MPI_Op op) const;
+
+  // Whether `a` can run on a communicator whose shadows are `comms`
+  // (per-communicator control: there is one for `a` or room for one).
+  bool Runnable(Algorithm a, const NativeComms* comms) const;
+
+  // Runs fn(call, comm) with `a` in force over `comm`'s processes; returns
+  // fn's MPI error code. Runnable(a, comms) must be true on every rank.
+  int Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
+          int (*fn)(const void* call, MPI_Comm comm), const void* call) const;
+
+ private:
+  friend class NativeComms;
+  NativeAlgorithms();
+  // Sets the control of `c` to `value`; returns the value it had, or -1.
+  int Swap(Collective c, int value) const;
+
+  NativeControl control_ = NativeControl::kNone;
+  bool t_initialized_ = false;
+  std::array<int, kNumAlgorithms> value_;
+  std::array<MPI_T_cvar_handle, kNumCollectives> handle_{};
+  std::array<bool, kNumCollectives> has_handle_{};
+  // Open MPI: algorithms that keep rank order for non-commutative ops.
+  std::array<bool, kNumAlgorithms> order_safe_{};
+  std::vector<Listed> listed_;
+};
+
+// The shadow communicators of one user communicator (Open MPI), each with
+// one native algorithm forced for one collective.
+class NativeComms {
+ public:
+  static constexpr int kMaxShadows = 16;
+
+  NativeComms() = default;
+  NativeComms(const NativeComms&) = delete;
+  NativeComms& operator=(const NativeComms&) = delete;
+
+  // The shadow of `comm` for `a`, created now if there is none (collective
+  // over `comm`: every rank calls it in the same call). On failure *out is
+  // `comm` itself and later calls stop trying: the default runs.
+  int Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm, MPI_Comm* out);
+  bool Has(Algorithm a) const;
+  bool Full() const { return count_ >= kMaxShadows || failed_; }
+  int count() const { return count_; }
+  // Frees the shadows (MPI calls: before the user communicator goes).
+  void Free();
+
+ private:
+  struct Shadow {
+    Algorithm algorithm;
+    MPI_Comm comm;
+  };
+  std::array<Shadow, kMaxShadows> shadows_{};
+  int count_ = 0;
+  bool failed_ = false;
+};
+
+// Around PMPI_Init/PMPI_Init_thread: Open MPI takes forced algorithms into
+// account only if coll_tuned_use_dynamic_rules is on at MPI_Init, and MPI_T
+// cannot turn it on later, so the shim sets it in the environment for the
+// library's start (unless the user set it, or COLLTUNE_DISABLE is on) and
+// takes it out again afterwards (child processes must not inherit it). With
+// no rules file and nothing forced, Open MPI's dynamic decision falls back to
+// its fixed rules: the job's communicators behave as before. No-op for MPICH.
+class NativeInitScope {
+ public:
+  NativeInitScope();
+  ~NativeInitScope();
+  NativeInitScope(const NativeInitScope&) = delete;
+  NativeInitScope& operator=(const NativeInitScope&) = delete;
+
+ private:
+  bool set_ = false;
+};
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_NATIVE_NATIVE_H_
