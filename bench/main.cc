@@ -14,7 +14,11 @@
 
 int main(int argc, char** argv) {
   using colltune::bench::Options;
-  PMPI_Init(&argc, &argv);
+  {
+    // Open MPI forces its own algorithms only with dynamic rules on at init.
+    colltune::shim::NativeInitScope natives;
+    PMPI_Init(&argc, &argv);
+  }
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
@@ -132,6 +136,10 @@ int main(int argc, char** argv) {
   app.add_option("--irregular-warmup", o.irregular_warmup,
                  "Untimed repetitions per cell of --irregular")
       ->check(CLI::Range(0, 100000));
+  app.add_flag("!--no-native", o.natives,
+               "Leave the library's own algorithms (native:<name>) out");
+  app.add_flag("--list-algorithms", o.list_algorithms,
+               "Print the algorithms runnable here, the library's own as it lists them");
   app.add_flag("--csv", o.csv, "Print medians as CSV");
   app.add_flag("--quiet", o.quiet, "No progress on stderr");
   try {
@@ -149,11 +157,14 @@ int main(int argc, char** argv) {
   colltune::bench::Bench bench;
   int code = 1;
   if (colltune::bench::SetUp(o, world, &bench)) {
-    code = !o.irregular.empty() ? colltune::bench::RunIrregular(o, bench)
+    code = o.list_algorithms         ? colltune::bench::ListAlgorithms(bench)
+           : !o.irregular.empty() ? colltune::bench::RunIrregular(o, bench)
            : o.evaluate             ? colltune::bench::RunEvaluate(o, bench)
                                     : colltune::bench::RunCampaign(o, bench);
   }
   if (bench.p2p != MPI_COMM_NULL) PMPI_Comm_free(&bench.p2p);
+  if (bench.native_comms) bench.native_comms->Free();
+  bench.natives.reset();  // MPI_T, before MPI goes
   bench.sync.reset();
   PMPI_Comm_free(&world);
   PMPI_Finalize();

@@ -12,6 +12,7 @@
 #include "common/catalog.h"
 #include "shim/coll/env.h"
 #include "shim/coll/scratch.h"
+#include "shim/native/native.h"
 #include "shim/runtime/context.h"
 
 namespace colltune::bench {
@@ -48,6 +49,9 @@ struct Options {
   double alpha = 0.05;
   // Seed 000's experiment (irregular.cc): "gatherv" or "scatterv".
   std::string irregular;
+  // The library's own algorithms (native:<name>) are candidates too.
+  bool natives = true;
+  bool list_algorithms = false;
   int irregular_reps = 75;
   int irregular_warmup = 10;
 };
@@ -62,6 +66,11 @@ struct Bench {
   shim::ScratchPool scratch;
   shim::CollEnv env;
   MPI_Comm p2p = MPI_COMM_NULL;  // env.p2p: for point-to-point algorithms
+  // The library's own algorithms (null with --no-native or when the library
+  // offers none) and the benchmark communicator's shadows (one per native
+  // algorithm measured, under Open MPI).
+  std::unique_ptr<shim::NativeAlgorithms> natives;
+  std::unique_ptr<shim::NativeComms> native_comms;
   shim::JobContext context;
   ReduceType reduce{};
   std::vector<Collective> collectives;
@@ -84,6 +93,10 @@ inline uint64_t PointSeed(Collective c, int64_t bytes, int launch) {
   return (static_cast<uint64_t>(IndexOf(c)) << 48) ^
          (static_cast<uint64_t>(bytes) << 8) ^ static_cast<uint64_t>(launch);
 }
+
+// Prints the algorithms of every collective this benchmark can run here,
+// the library's own ones as the library lists them (rank 0).
+int ListAlgorithms(const Bench& b);
 
 int RunCampaign(const Options& o, Bench& b);
 int RunEvaluate(const Options& o, Bench& b);

@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -59,9 +60,47 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
   b->env.scratch = &b->scratch;
   b->env.p2p = &b->p2p;
   b->fixed_nrep = o.nrep == "auto" ? 0 : std::stoi(o.nrep);
+  if (o.natives || o.list_algorithms) {
+    std::vector<std::string> notes;
+    b->natives = shim::NativeAlgorithms::Discover(MPI_THREAD_SINGLE, &notes);
+    int usable = b->natives->control() != shim::NativeControl::kNone;
+    int everywhere = 0;
+    PMPI_Allreduce(&usable, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+    if (b->rank == 0) {
+      for (const std::string& n : notes) fprintf(stderr, "colltune-bench: %s\n", n.c_str());
+    }
+    if (everywhere) {
+      b->native_comms = std::make_unique<shim::NativeComms>(kNumNatives);
+      b->env.natives = b->natives.get();
+      b->env.native_comms = b->native_comms.get();
+    } else {
+      b->natives.reset();
+    }
+  }
   b->sync = o.sync == "window" ? WindowSync(comm, o.window_us * 1e-6)
                                : BarrierSync(comm);
   return shim::DetectContext(comm, &b->context) == MPI_SUCCESS;
+}
+
+int ListAlgorithms(const Bench& b) {
+  if (b.rank != 0) return 0;
+  printf("%-22s %-44s %s\n", "collective", "algorithm", "value");
+  for (Collective c : b.collectives) {
+    for (int a = 0; a < kNumAlgorithms; ++a) {
+      const Algorithm alg = static_cast<Algorithm>(a);
+      if (!Implements(alg, c) || IsNative(alg)) continue;
+      printf("%-22s %-44s %s\n", std::string(InfoOf(c).name).c_str(),
+             std::string(InfoOf(alg).name).c_str(), "-");
+    }
+    if (b.natives == nullptr) continue;
+    for (const shim::NativeAlgorithms::Listed& l : b.natives->listed()) {
+      if (l.collective != c) continue;
+      const std::string name = std::string(kNativePrefix) + l.name;
+      printf("%-22s %-44s %d%s\n", std::string(InfoOf(c).name).c_str(), name.c_str(),
+             l.value, l.id ? "" : " (unknown to colltune: not tuned)");
+    }
+  }
+  return 0;
 }
 
 std::vector<Algorithm> Runnable(const Workload& w) {

@@ -11,7 +11,7 @@
 //    shadow communicator: the user's group in the user's order, created with
 //    the variable set and restored at once, on the first call that needs it
 //    (every rank is in that call: decisions are rank-consistent), at most
-//    kMaxShadows per communicator, freed with it. MPI_Comm_create copies no
+//    NativeComms::kDefaultMaxShadows per communicator, freed with it. MPI_Comm_create copies no
 //    attributes, so no user copy callback runs; the shadow reports errors
 //    through the user communicator's error handler.
 //  * MPICH: `MPIR_CVAR_<COLL>_INTRA_ALGORITHM` is read at every call, an
@@ -108,9 +108,12 @@ class NativeAlgorithms {
 // one native algorithm forced for one collective.
 class NativeComms {
  public:
-  static constexpr int kMaxShadows = 16;
+  // A job's communicator: enough for a table's few native choices per
+  // collective. The benchmark, which measures them all, asks for more.
+  static constexpr int kDefaultMaxShadows = 16;
 
-  NativeComms() = default;
+  explicit NativeComms(int max_shadows = kDefaultMaxShadows)
+      : max_(max_shadows < kNumNatives ? max_shadows : kNumNatives) {}
   NativeComms(const NativeComms&) = delete;
   NativeComms& operator=(const NativeComms&) = delete;
 
@@ -119,7 +122,7 @@ class NativeComms {
   // `comm` itself and later calls stop trying: the default runs.
   int Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm, MPI_Comm* out);
   bool Has(Algorithm a) const;
-  bool Full() const { return count_ >= kMaxShadows || failed_; }
+  bool Full() const { return count_ >= max_ || failed_; }
   int count() const { return count_; }
   // Frees the shadows (MPI calls: before the user communicator goes).
   void Free();
@@ -129,7 +132,8 @@ class NativeComms {
     Algorithm algorithm;
     MPI_Comm comm;
   };
-  std::array<Shadow, kMaxShadows> shadows_{};
+  std::array<Shadow, kNumNatives> shadows_{};
+  int max_;
   int count_ = 0;
   bool failed_ = false;
 };
