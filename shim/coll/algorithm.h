@@ -16,6 +16,7 @@
 
 #include "common/catalog.h"
 #include "shim/coll/env.h"
+#include "shim/coll/quirks.h"
 #include "shim/native/native.h"
 
 namespace colltune::shim {
@@ -93,8 +94,13 @@ MPI_Op OpOf(const Call& call) {
 // the same library, the same table, the same op on every rank).
 template <class Call>
 bool NativeEligible(Algorithm id, const Call& call, const CollEnv& env) {
-  return env.natives != nullptr && env.natives->Runnable(id, env.native_comms) &&
-         env.natives->OrderOk(id, OpOf(call));
+  if (env.natives == nullptr || !env.natives->Runnable(id, env.native_comms, env.size)) {
+    return false;
+  }
+  if constexpr (std::is_same_v<decltype(HasOp(call)), std::true_type>) {
+    return env.natives->OrderOk(id, call.op) && NativeReductionTypeOk(call.datatype);
+  }
+  return true;
 }
 
 template <class Call>

@@ -26,6 +26,17 @@ inline bool GatherScatterSafe(const Layout& layout) {
   return !kGappedTypesBreakGatherScatter || layout.Contiguous();
 }
 
+// MPICH 4.0's own noncommutative Reduce_scatter_block, forced, returns
+// wrong results and corrupts the heap ("double free or corruption") for
+// datatypes with gaps (MPI_DOUBLE_INT). A reduction's datatype is the same
+// on every rank, so under MPICH a native algorithm runs a reduction only on
+// datatypes without gaps: a rank-consistent verdict.
+inline bool NativeReductionTypeOk(MPI_Datatype type) {
+  if (!kGappedTypesBreakGatherScatter) return true;
+  Layout layout;
+  return GetLayout(type, &layout) == MPI_SUCCESS && layout.Contiguous();
+}
+
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_COLL_QUIRKS_H_

@@ -245,6 +245,9 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
       n->value_[IndexOf(*id)] = value;
 #if defined(OPEN_MPI)
       n->order_safe_[IndexOf(*id)] = OpenMpiKeepsOrder(c, name);
+      // Open MPI's two-process algorithms fail on any other size
+      // (MPI_ERR_UNSUPPORTED_OPERATION) instead of falling back.
+      if (name == "two_proc") n->only_size_[IndexOf(*id)] = 2;
 #else
       // MPICH checks each forced algorithm's restrictions (commutativity
       // among them) and runs its automatic choice where they fail.
@@ -263,8 +266,9 @@ bool NativeAlgorithms::OrderOk(Algorithm a, MPI_Op op) const {
   return PMPI_Op_commutative(op, &commutes) == MPI_SUCCESS && commutes;
 }
 
-bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms) const {
+bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms, int size) const {
   if (!Has(a)) return false;
+  if (only_size_[IndexOf(a)] != 0 && only_size_[IndexOf(a)] != size) return false;
   if (control_ == NativeControl::kPerCall) return true;
   return comms != nullptr && (comms->Has(a) || !comms->Full());
 }

@@ -79,9 +79,10 @@ class NativeAlgorithms {
   // that reorder operands need a commutative op.
   bool OrderOk(Algorithm a, MPI_Op op) const;
 
-  // Whether `a` can run on a communicator whose shadows are `comms`
-  // (per-communicator control: there is one for `a` or room for one).
-  bool Runnable(Algorithm a, const NativeComms* comms) const;
+  // Whether `a` can run on a communicator of `size` processes whose shadows
+  // are `comms` (per-communicator control: there is one for `a` or room for
+  // one).
+  bool Runnable(Algorithm a, const NativeComms* comms, int size) const;
 
   // Runs fn(call, comm) with `a` in force over `comm`'s processes; returns
   // fn's MPI error code. Runnable(a, comms) must be true on every rank.
@@ -101,6 +102,8 @@ class NativeAlgorithms {
   std::array<bool, kNumCollectives> has_handle_{};
   // Open MPI: algorithms that keep rank order for non-commutative ops.
   std::array<bool, kNumAlgorithms> order_safe_{};
+  // The only communicator size an algorithm runs on, 0 for any.
+  std::array<int, kNumAlgorithms> only_size_{};
   std::vector<Listed> listed_;
 };
 

@@ -20,10 +20,18 @@ namespace {
 // same shim (a mismatch would otherwise be misread as a table).
 constexpr uint64_t kInitMagic = 0x636f6c6c74756e32ULL;  // "colltun2"
 
-std::string Summary(const std::array<uint64_t, kNumAlgorithms>& counts) {
+enum class Kinds { kAll, kMockups, kNatives };
+
+// "name=count, ..." of the algorithms of the kinds asked for.
+std::string Summary(const std::array<uint64_t, kNumAlgorithms>& counts,
+                    Kinds kinds = Kinds::kAll) {
   std::string out;
   for (int a = 1; a < kNumAlgorithms; ++a) {
-    if (counts[a] == 0) continue;
+    const bool native = IsNative(static_cast<Algorithm>(a));
+    if (counts[a] == 0 || (kinds == Kinds::kMockups && native) ||
+        (kinds == Kinds::kNatives && !native)) {
+      continue;
+    }
     if (!out.empty()) out += ", ";
     out += std::string(InfoOf(static_cast<Algorithm>(a)).name) + "=" +
            std::to_string(counts[a]);
@@ -317,8 +325,11 @@ void Runtime::Stop() {
     if (!line.empty()) LogInfo(1, "finalize: %s", line.c_str());
   }
   if (rt->world_rank_ == 0) {
-    LogInfo(1, "finalize: rank 0 ran mock-ups and native algorithms: %s; chosen but not eligible: %s",
-            Summary(rt->total_runs_).c_str(),
+    LogInfo(1,
+            "finalize: rank 0 ran mock-ups: %s; native algorithms: %s; chosen but "
+            "not eligible: %s",
+            Summary(rt->total_runs_, Kinds::kMockups).c_str(),
+            Summary(rt->total_runs_, Kinds::kNatives).c_str(),
             Summary(rt->total_ineligible_).c_str());
   }
   PMPI_Comm_free_keyval(&rt->keyval_);

@@ -31,7 +31,7 @@ fi
 # A real campaign, small: two collectives, two sizes. Under a cluster name of
 # its own, so its noisy timings stay out of the deterministic profile below.
 # Every algorithm of the two collectives, default included, at both sizes:
-points=$(( 2 * $("$COLLTUNE_CLI" algorithms | awk '$1 == "allreduce" || $1 == "bcast"' | wc -l) ))
+points=$(( 2 * $("$COLLTUNE_CLI" algorithms --library "Open MPI" | awk '$1 == "allreduce" || $1 == "bcast"' | wc -l) ))
 out=$(run_openmpi -np 4 "$BENCH" --server "$SERVER" --cluster realbench \
       --collectives allreduce,bcast --sizes 64,64K --nrep 10 --quiet 2>&1)
 if [ $? -eq 0 ] && grep -q "uploaded $points points" <<<"$out"; then

@@ -13,7 +13,7 @@ SHIM=$(abspath "$2")
 APP=$(abspath "$3")
 ERRORS=$(abspath "$4")
 export COLLTUNE_AGENT="$COLLTUNE_CLI" COLLTUNE_CACHE_DIR="$T_TMP/cache"
-ALL_MOCKUPS=$("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" { printf "%s%s=%s", sep, $1, $2; sep="," }')
+ALL_MOCKUPS=$("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" { printf "%s%s=%s", sep, $1, $2; sep="," }')
 
 job() {  # job [ENV=VALUE...]: the example application under the shim
   local envs=()

@@ -14,7 +14,7 @@ SHIM_OMPI=$(abspath "$4")
 SHIM_MPICH=$(abspath "$5")
 MPI_TIMEOUT=60
 
-mapfile -t PAIRS < <("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" { print $1 "=" $2 }')
+mapfile -t PAIRS < <("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" { print $1 "=" $2 }')
 
 verdict() {  # verdict NAME EXIT OUTPUT
   if [ "$2" -eq 124 ] || [ "$2" -eq 137 ]; then

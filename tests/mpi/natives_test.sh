@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# The libraries' own algorithms (native:<name>), checked against the
+# libraries themselves:
+#  1. what colltune finds (colltune-bench --list-algorithms) is what the
+#     library answers for the same name: Open MPI's ompi_info enumeration,
+#     and the value each library parses from its own environment variable;
+#  2. an algorithm forced by the shim runs what the library runs when forced
+#     by its own means (a recording reduction operation tells algorithms
+#     apart without timing: tests/mpi/native_trace.c), through
+#     COLLTUNE_FORCE and through a table that switches algorithms by size, and
+#     the user's communicator is never duplicated behind its back;
+#  3. bad input keeps the default and says so: another library's algorithm,
+#     a table made for another library, unknown names, dynamic rules off;
+#  4. every native algorithm leaves memory exactly as the library's default
+#     does (tests/mpi/differential.cc, as for the mock-ups; the elements MPI
+#     leaves undefined may hold anything: the algorithm is the library's).
+#     This found MPICH's noncommutative Reduce_scatter_block corrupting
+#     memory on datatypes with gaps, and Open MPI's two_proc algorithms
+#     failing on other sizes (shim/coll/quirks.h, shim/native/native.cc).
+#
+# Args: bench-openmpi bench-mpich differential-openmpi differential-mpich
+#       native_trace-openmpi native_trace-mpich cvar_value-openmpi
+#       cvar_value-mpich libcolltune.so libcolltune-mpich.so
+source tests/lib/testlib.sh
+BENCH_OMPI=$(abspath "$1")
+BENCH_MPICH=$(abspath "$2")
+DIFF_OMPI=$(abspath "$3")
+DIFF_MPICH=$(abspath "$4")
+TRACE_OMPI=$(abspath "$5")
+TRACE_MPICH=$(abspath "$6")
+CVAR_OMPI=$(abspath "$7")
+CVAR_MPICH=$(abspath "$8")
+SHIM_OMPI=$(abspath "$9")
+SHIM_MPICH=$(abspath "${10}")
+CASES=${CASES:-24}
+
+# --- 1. Discovery ------------------------------------------------------------
+# "collective native:name value" lines of what colltune-bench found.
+natives_of() {  # natives_of openmpi|mpich
+  if [ "$1" = openmpi ]; then
+    run_openmpi -np 1 "$BENCH_OMPI" --list-algorithms 2>/dev/null
+  else
+    run_mpich -np 1 "$BENCH_MPICH" --list-algorithms 2>/dev/null
+  fi | awk '$2 ~ /^native:/ && NF == 3 { print $1, $2, $3 }'
+}
+mapfile -t OMPI_NATIVES < <(natives_of openmpi)
+mapfile -t MPICH_NATIVES < <(natives_of mpich)
+check "colltune finds Open MPI's algorithms (${#OMPI_NATIVES[@]})" test "${#OMPI_NATIVES[@]}" -ge 30
+check "colltune finds MPICH's algorithms (${#MPICH_NATIVES[@]})" test "${#MPICH_NATIVES[@]}" -ge 30
+
+# Open MPI's own listing of each enumeration (ompi_info), value:"name".
+ompi_info_values() {  # ompi_info_values COLLECTIVE -> "1 basic_linear" lines
+  ompi_info --param coll tuned --level 9 2>/dev/null |
+    grep -A3 "\"coll_tuned_$1_algorithm\"" | grep -m1 "Valid values:" |
+    grep -o '[0-9]*:"[^"]*"' | tr -d '"' | tr ':' ' ' | awk '$1 > 0'
+}
+for coll in allreduce bcast reduce allgather; do
+  want=$(ompi_info_values "$coll" | sort)
+  got=$(printf '%s\n' "${OMPI_NATIVES[@]}" | awk -v c="$coll" '$1 == c { sub(/^native:/, "", $2); print $3, $2 }' | sort)
+  if [ -n "$want" ] && [ "$want" = "$got" ]; then
+    pass "Open MPI $coll: colltune's names and values are ompi_info's"
+  else
+    fail "Open MPI $coll: colltune's names and values are ompi_info's" "ompi_info:"$'\n'"$want"$'\n'"colltune:"$'\n'"$got"
+  fi
+done
+
+# Each library parses an algorithm's name from its environment itself: the
+# value it then holds must be the one colltune found for that name (MPICH
+# aborts a job on an unlisted value, so a misread position would be fatal).
+value_mismatches=""
+for line in "${MPICH_NATIVES[@]}"; do
+  read -r coll name value <<<"$line"
+  var="MPIR_CVAR_${coll^^}_INTRA_ALGORITHM"
+  got=$(run_mpich -np 1 -genv "$var" "${name#native:}" "$CVAR_MPICH" "$var" 2>&1)
+  [ "$got" = "$value" ] || value_mismatches+=" $coll/$name(colltune $value, MPICH '$got')"
+done
+[ -z "$value_mismatches" ] && pass "MPICH holds colltune's value for each of its ${#MPICH_NATIVES[@]} algorithm names" ||
+  fail "MPICH holds colltune's value for each algorithm name" "$value_mismatches"
+value_mismatches=""
+for line in "${OMPI_NATIVES[@]}"; do
+  read -r coll name value <<<"$line"
+  var="coll_tuned_${coll}_algorithm"
+  got=$(run_openmpi -np 1 -x OMPI_MCA_coll_tuned_use_dynamic_rules=1 \
+        -x "OMPI_MCA_$var=${name#native:}" "$CVAR_OMPI" "$var" 2>&1)
+  [ "$got" = "$value" ] || value_mismatches+=" $coll/$name(colltune $value, Open MPI '$got')"
+done
+[ -z "$value_mismatches" ] && pass "Open MPI holds colltune's value for each of its ${#OMPI_NATIVES[@]} algorithm names" ||
+  fail "Open MPI holds colltune's value for each algorithm name" "$value_mismatches"
+
+# --- 2. What runs ------------------------------------------------------------
+# Per-rank fingerprints of allreduce at the given counts, sorted.
+trace_ompi() {  # trace_ompi [mpirun options...] -- counts...
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  run_openmpi -np 4 "${opts[@]}" "$TRACE_OMPI" "$@" 2>"$T_TMP/trace.err" | sort
+}
+trace_mpich() {
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  run_mpich -np 4 "${opts[@]}" "$TRACE_MPICH" "$@" 2>"$T_TMP/trace.err" | sort
+}
+SHIM_O=(-x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_VERBOSE=1)
+SHIM_M=(-genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_VERBOSE 1)
+
+default_o=$(trace_ompi -- 1024)
+distinct=""
+for line in "${OMPI_NATIVES[@]}"; do
+  read -r coll name value <<<"$line"
+  [ "$coll" = allreduce ] || continue
+  theirs=$(trace_ompi --mca coll_tuned_use_dynamic_rules 1 \
+           --mca coll_tuned_allreduce_algorithm "$value" -- 1024)
+  ours=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_FORCE="allreduce=$name" -- 1024)
+  if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && ! grep -q WRONG <<<"$ours" &&
+     grep -q "native algorithms: $name=1" "$T_TMP/trace.err"; then
+    pass "Open MPI allreduce $name forced by the shim runs what Open MPI runs forced to $value"
+  else
+    fail "Open MPI allreduce $name forced by the shim runs what Open MPI runs forced to $value" \
+      "Open MPI:"$'\n'"$theirs"$'\n'"shim:"$'\n'"$ours"$'\n'"$(cat "$T_TMP/trace.err")"
+  fi
+  [ "$ours" != "$default_o" ] && distinct+=" $name"
+done
+# The fingerprint can tell algorithms apart (else the checks above prove nothing).
+check "Open MPI: forced algorithms differ from the default's fingerprint ($distinct)" \
+  test "$(wc -w <<<"$distinct")" -ge 3
+if [ -n "$ours" ] && ! grep -q 'copies=[1-9]' <<<"$ours"; then
+  pass "the user's communicator is never duplicated (no attribute copy)"
+else
+  fail "the user's communicator is never duplicated (no attribute copy)" "$ours"
+fi
+
+default_m=$(trace_mpich -- 1024)
+for name in native:smp native:recursive_doubling; do
+  theirs=$(trace_mpich -genv MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM "${name#native:}" -- 1024)
+  ours=$(trace_mpich "${SHIM_M[@]}" -genv COLLTUNE_FORCE "allreduce=$name" -- 1024)
+  if [ -n "$ours" ] && [ "$ours" = "$theirs" ] &&
+     grep -q "native algorithms: $name=1" "$T_TMP/trace.err"; then
+    pass "MPICH allreduce $name forced by the shim runs what MPICH runs forced by name"
+  else
+    fail "MPICH allreduce $name forced by the shim runs what MPICH runs forced by name" \
+      "MPICH:"$'\n'"$theirs"$'\n'"shim:"$'\n'"$ours"$'\n'"$(cat "$T_TMP/trace.err")"
+  fi
+done
+check "MPICH: smp's fingerprint differs from the default's" \
+  test "$(trace_mpich -genv MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM smp -- 1024)" != "$default_m"
+
+# A table switching by size: recursive doubling for 512 B, ring for 8 KiB,
+# in one job (two shadow communicators); each as Open MPI forced runs it.
+cat >"$T_TMP/sized.table" <<'EOF'
+colltune-table 1
+library Open MPI
+section 4
+allreduce 0 1023 native:recursive_doubling
+allreduce 1024 inf native:ring
+EOF
+rd=$(trace_ompi --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 3 -- 64 | sed 's/^count 64 //')
+ring=$(trace_ompi --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4 -- 1024 | sed 's/^count 1024 //')
+out=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_TABLE="$T_TMP/sized.table" -- 64 1024)
+small=$(grep '^count 64 ' <<<"$out" | sed 's/^count 64 //')
+large=$(grep '^count 1024 ' <<<"$out" | sed 's/^count 1024 //')
+if [ "$small" = "$rd" ] && [ "$large" = "$ring" ] && [ "$rd" != "$ring" ]; then
+  pass "a table's native ranges run the library's algorithms by size"
+else
+  fail "a table's native ranges run the library's algorithms by size" \
+    "want 64: $rd / 1024: $ring"$'\n'"got:"$'\n'"$out"$'\n'"$(cat "$T_TMP/trace.err")"
+fi
+
+# --- 3. Bad input ------------------------------------------------------------
+# Another library's algorithm: default, one line under COLLTUNE_VERBOSE.
+out=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_FORCE=allreduce=native:smp -- 1024)
+err=$(cat "$T_TMP/trace.err")
+if [ "$out" = "$default_o" ] && [ "$(grep -c 'native:smp is not available under Open MPI' <<<"$err")" = 1 ]; then
+  pass "MPICH's native:smp under Open MPI: the default runs, said once"
+else
+  fail "MPICH's native:smp under Open MPI: the default runs, said once" "$out"$'\n'"$err"
+fi
+# A table measured under MPICH: its native choices are never applied.
+sed 's/^library Open MPI$/library MPICH/' "$T_TMP/sized.table" >"$T_TMP/foreign.table"
+out=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_TABLE="$T_TMP/foreign.table" -- 1024)
+err=$(cat "$T_TMP/trace.err")
+if [ "$out" = "$default_o" ] && grep -q "native algorithms are MPICH's; under Open MPI they are not applied" <<<"$err"; then
+  pass "a table made for MPICH runs no native algorithm under Open MPI"
+else
+  fail "a table made for MPICH runs no native algorithm under Open MPI" "$out"$'\n'"$err"
+fi
+# Unknown names (another version's table, a typo): the default there, the
+# rest of the table applies.
+cat >"$T_TMP/unknown.table" <<'EOF'
+colltune-table 1
+library Open MPI
+section 4
+allreduce 0 1023 native:from_a_future_version
+allreduce 1024 inf native:ring
+EOF
+out=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_TABLE="$T_TMP/unknown.table" -- 64 1024)
+err=$(cat "$T_TMP/trace.err")
+if [ "$(grep '^count 1024 ' <<<"$out" | sed 's/^count 1024 //')" = "$ring" ] &&
+   [ "$(grep '^count 64 ' <<<"$out")" = "$(trace_ompi -- 64)" ] &&
+   grep -q "native:from_a_future_version' is unknown to this colltune" <<<"$err"; then
+  pass "an unknown native name in a table runs the default there and is reported"
+else
+  fail "an unknown native name in a table runs the default there and is reported" "$out"$'\n'"$err"
+fi
+out=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_FORCE=allreduce=native:rign -- 1024)
+err=$(cat "$T_TMP/trace.err")
+[ "$out" = "$default_o" ] && grep -q "unknown algorithm 'native:rign'" <<<"$err" &&
+  pass "a typo in COLLTUNE_FORCE keeps the default and is reported" ||
+  fail "a typo in COLLTUNE_FORCE keeps the default and is reported" "$out"$'\n'"$err"
+# The user turned Open MPI's dynamic rules off: nothing can be forced, the
+# job runs as the user asked.
+out=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_VERBOSE=2 -x OMPI_MCA_coll_tuned_use_dynamic_rules=0 \
+      -x COLLTUNE_FORCE=allreduce=native:ring -- 1024)
+err=$(cat "$T_TMP/trace.err")
+[ "$out" = "$default_o" ] && grep -q "coll_tuned_use_dynamic_rules is off" <<<"$err" &&
+  pass "dynamic rules off by the user: default, and why" ||
+  fail "dynamic rules off by the user: default, and why" "$out"$'\n'"$err"
+
+# --- 4. Memory, byte for byte ------------------------------------------------
+run_diff() {  # run_diff openmpi|mpich NP COLL ALG
+  local lib=$1 np=$2 coll=$3 alg=$4 out rc
+  if [ "$lib" = openmpi ]; then
+    out=$(run_openmpi -np "$np" -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_FORCE="$coll=$alg" \
+          -x COLLTUNE_VERBOSE=1 "$DIFF_OMPI" --collective "$coll" --cases "$CASES" \
+          --seed "$np" --undefined-free 2>&1)
+  else
+    out=$(run_mpich -np "$np" -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_FORCE "$coll=$alg" \
+          -genv COLLTUNE_VERBOSE 1 "$DIFF_MPICH" --collective "$coll" --cases "$CASES" \
+          --seed "$np" --undefined-free 2>&1)
+  fi
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    fail "$lib np=$np $coll $alg" "exit code $rc"$'\n'"$out"
+  elif ! grep -Eq "native algorithms: .*\b$alg=[1-9]" <<<"$out"; then
+    fail "$lib np=$np $coll $alg" "the shim did not report running $alg"$'\n'"$out"
+  else
+    pass "$lib np=$np $coll $alg"
+  fi
+}
+for line in "${OMPI_NATIVES[@]}"; do
+  read -r coll name value <<<"$line"
+  for np in 2 3 4 5; do
+    # Runs on two processes only; elsewhere the default runs (not checked here).
+    [ "$name" = native:two_proc ] && [ "$np" != 2 ] && continue
+    run_diff openmpi "$np" "$coll" "$name"
+  done
+done
+for line in "${MPICH_NATIVES[@]}"; do
+  read -r coll name value <<<"$line"
+  for np in 2 3; do run_diff mpich "$np" "$coll" "$name"; done
+done
+finish
