@@ -539,7 +539,7 @@ absl::StatusOr<v1::GetViolationsResponse> Tuner::GetViolations(
   v1::GetViolationsResponse response;
   for (const ViolationFound& v : FindViolations(*medians, options_.engine)) {
     v1::Violation* out = response.add_violations();
-    out->set_kind(v.monotony ? "monotony" : "guideline");
+    out->set_kind(std::string(ViolationKindName(v.kind)));
     out->set_collective(std::string(InfoOf(v.collective).name));
     out->set_algorithm(std::string(InfoOf(v.algorithm).name));
     out->set_guideline(std::string(InfoOf(v.algorithm).guideline));

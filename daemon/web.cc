@@ -330,6 +330,13 @@ void WebServer::Route() {
       (*item->mutable_fields())["summary"].set_string_value(std::string(a.summary));
       (*item->mutable_fields())["guideline"].set_string_value(
           std::string(a.guideline));
+      // The libraries' own algorithms (native:<name>) are drawn and reported
+      // apart from the mock-ups: a page should not guess from the name.
+      (*item->mutable_fields())["native"].set_bool_value(a.native());
+      google::protobuf::ListValue* libraries =
+          (*item->mutable_fields())["libraries"].mutable_list_value();
+      if (a.libraries & kOpenMpi) libraries->add_values()->set_string_value("Open MPI");
+      if (a.libraries & kMpich) libraries->add_values()->set_string_value("MPICH");
     }
     SendMessage(body, res);
   });

@@ -157,6 +157,20 @@
 
   const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf',
     '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+  // The libraries' own algorithms (native:<name>): dashed, in colours of
+  // their own, so that they never pass for mock-ups (default is black and
+  // dashed more widely).
+  const NATIVE_PALETTE = ['#6a3d9a', '#b15928', '#008080', '#c51b7d', '#4d7c0f', '#a16207'];
+  const NATIVE_DASH = [3, 3];
+  const NATIVE_PREFIX = 'native:';
+
+  // Whether `name` is one of a library's own algorithms, by the catalogue
+  // (/api/v1/algorithms says so), else by the contract's name prefix.
+  let nativeNames = null;
+  const isNative = (name) => (nativeNames ? nativeNames.has(name) : String(name).startsWith(NATIVE_PREFIX));
+  const nativeBadge = (name) => (isNative(name)
+    ? el('span', { class: 'badge native', title: 'the MPI library\'s own algorithm, forced by colltune' }, 'native')
+    : null);
 
   function destroyCharts() {
     for (const c of window.colltune.charts) c.destroy();
@@ -169,13 +183,21 @@
       (num(r.max_bytes) < 0 || bytes <= num(r.max_bytes)));
   }
 
+  // Legend and series order: default, the mock-ups, then the library's own
+  // algorithms, each group by name.
+  function seriesRank(name) {
+    if (name === 'default') return 0;
+    return isNative(name) ? 2 : 1;
+  }
+
   // One chart: latency of every algorithm against message size (log2 axis),
   // relative to default or absolute, with the tuned choice as a wide band
-  // under the lines (seed 004, Figure 4).
+  // under the lines (seed 004, Figure 4). Mock-ups are solid lines, the
+  // library's own algorithms dashed lines in a palette of their own.
   function drawChart(canvas, collective, points, rules, mode) {
     const sizes = [...new Set(points.map((p) => num(p.msg_bytes)))].sort((a, b) => a - b);
     const algorithms = [...new Set(points.map((p) => p.algorithm))]
-      .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)));
+      .sort((a, b) => seriesRank(a) - seriesRank(b) || a.localeCompare(b));
     const at = new Map(points.map((p) => [`${p.algorithm}@${num(p.msg_bytes)}`, p]));
     const base = (bytes) => at.get(`default@${bytes}`);
     const relative = mode === 'relative';
@@ -186,7 +208,9 @@
       return d && num(d.median_seconds) > 0 ? v / num(d.median_seconds) : undefined;
     };
     const xOf = (bytes) => (bytes > 0 ? Math.log2(bytes) : -1);
-    const datasets = algorithms.map((a, i) => {
+    let mockups = 0;
+    let natives = 0;
+    const datasets = algorithms.map((a) => {
       const data = [];
       for (const s of sizes) {
         const p = at.get(`${a}@${s}`);
@@ -196,15 +220,21 @@
         data.push({ x: xOf(s), y, lo: value(p, 'launch_min_seconds'), hi: value(p, 'launch_max_seconds'), bytes: s });
       }
       const isDefault = a === 'default';
+      const native = !isDefault && isNative(a);
+      const colour = isDefault ? '#000'
+        : native ? NATIVE_PALETTE[natives++ % NATIVE_PALETTE.length]
+          : PALETTE[mockups++ % PALETTE.length];
       return {
         label: a,
+        native,
         data,
         errorBars: true,
-        borderColor: isDefault ? '#000' : PALETTE[i % PALETTE.length],
-        backgroundColor: isDefault ? '#000' : PALETTE[i % PALETTE.length],
-        borderDash: isDefault ? [6, 4] : undefined,
+        borderColor: colour,
+        backgroundColor: colour,
+        borderDash: isDefault ? [6, 4] : native ? NATIVE_DASH : undefined,
         borderWidth: isDefault ? 2 : 1.5,
         pointRadius: 2,
+        pointStyle: native ? 'triangle' : 'circle',
         order: 1,
       };
     });
@@ -262,7 +292,7 @@
           tooltip: {
             callbacks: {
               title: (items) => (items.length ? fmtBytes(items[0].raw.bytes) : ''),
-              label: (item) => `${item.dataset.label}${item.raw.algorithm ? ` (${item.raw.algorithm})` : ''}: ${relative ? fmtX(item.raw.y) : `${item.raw.y.toPrecision(3)} µs`}`,
+              label: (item) => `${item.dataset.label}${item.raw.algorithm ? ` (${item.raw.algorithm})` : ''}${item.dataset.native ? ' [the library\'s own]' : ''}: ${relative ? fmtX(item.raw.y) : `${item.raw.y.toPrecision(3)} µs`}`,
             },
           },
         },
@@ -334,6 +364,7 @@
       api(`/profiles/${id}/jobs?limit=1000`), api(`/profiles/${id}/pins`), algorithms(),
     ]);
     performance.mark('colltune-data');
+    nativeNames = new Set(catalog.filter((a) => a.native).map((a) => a.name));
     const s = profile.profile;
     const c = s.context;
     const title = `${c.cluster} · ${c.library} ${c.library_version} · ${c.comm_size} processes on ${c.nodes} × ${c.ppn}`;
@@ -367,8 +398,14 @@
           ? el('select', { 'aria-label': 'block-size distribution', onchange: (e) => { problemChoice.set(collective, e.target.value); renderCharts(); } },
             names.map((n) => el('option', { value: n, selected: n === problem }, n)))
           : null;
+        const natives = new Set(problems.get(problem).map((p) => p.algorithm).filter(isNative)).size;
         chartsBox.append(el('div', { class: 'chart', 'data-collective': collective },
-          el('h3', {}, collective, picker ? ' ' : null, picker),
+          el('h3', {}, collective,
+            natives ? el('span', {
+              class: 'badge native', 'data-natives': natives,
+              title: 'dashed lines: the MPI library\'s own algorithms (native:…), forced by colltune',
+            }, `${natives} native`) : null,
+            picker ? ' ' : null, picker),
           el('div', { class: 'canvas' }, canvas)));
         window.colltune.charts.push(drawChart(canvas, collective, problems.get(problem), rules, chartMode));
       }
@@ -386,7 +423,11 @@
           el('a', { href: `#/context/${id}`, 'data-section': a, onclick: (e) => { e.preventDefault(); document.getElementById(a).scrollIntoView(); } }, a))),
       el('h2', { id: 'charts' }, 'Latency by message size'),
       el('div', { class: 'toolbar' }, el('span', { class: 'seg' }, modeButtons),
-        el('span', { class: 'muted' }, 'Lines: median over launches; error bars: smallest to largest per-launch median; wide yellow band: the algorithm the current table runs.')),
+        el('span', { class: 'muted' }, 'Lines: median over launches; error bars: smallest to largest per-launch median; wide yellow band: the algorithm the current table runs.'),
+        el('span', { class: 'key' },
+          el('span', { class: 'swatch default' }), 'default ',
+          el('span', { class: 'swatch mockup' }), 'mock-ups (compositions of other collectives) ',
+          el('span', { class: 'swatch native' }), 'the library\'s own algorithms (native)')),
       chartsBox,
       decisionsSection(profile, rules),
       violationsSection(violations.violations),
@@ -405,7 +446,7 @@
     const rows = rules.map((r) => el('tr', { class: r.algorithm !== 'default' ? 'tuned' : undefined },
       el('td', {}, r.collective),
       el('td', {}, fmtRange(r.min_bytes, r.max_bytes)),
-      el('td', {}, r.algorithm, r.pinned ? el('span', { class: 'badge' }, 'pinned') : null),
+      el('td', {}, r.algorithm, nativeBadge(r.algorithm), r.pinned ? el('span', { class: 'badge' }, 'pinned') : null),
       el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtX(r.speedup)),
       el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtP(r.p_value)),
       el('td', { class: 'num' }, `${r.launches_default} / ${r.launches_algorithm}`),
@@ -420,20 +461,46 @@
         rows, { class: 'decisions' }));
   }
 
+  // Three kinds (proto Violation): guideline (a mock-up beats default: the
+  // library lacks a better implementation), selection (one of the library's
+  // own algorithms beats default: its decision rules pick the slower one) and
+  // monotony (a larger message is faster).
+  const VIOLATION_KINDS = ['guideline', 'selection', 'monotony'];
+
   function violationsSection(violations) {
-    const rows = violations.map((v) => el('tr', {},
-      el('td', {}, v.kind === 'guideline' ? `guideline ${v.guideline}` : 'monotony'),
+    const rank = (k) => (VIOLATION_KINDS.includes(k) ? VIOLATION_KINDS.indexOf(k) : 0);
+    const sorted = violations.map((v, i) => [v, i])
+      .sort((a, b) => rank(a[0].kind) - rank(b[0].kind) || a[1] - b[1]).map(([v]) => v);
+    const kindCell = (v) => {
+      if (v.kind === 'selection') {
+        return el('span', { class: 'badge native', title: 'the library\'s algorithm selection picks a slower algorithm than one it has' }, 'selection');
+      }
+      if (v.kind === 'monotony') return 'monotony';
+      return v.guideline ? `guideline ${v.guideline}` : 'guideline';
+    };
+    const what = (v) => {
+      if (v.kind === 'selection') {
+        return [`default is ${fmtX(v.factor)} slower than the library's own `, el('strong', {}, v.algorithm),
+          ` at ${fmtBytes(v.msg_bytes)}: its selection rules pick the slower one`];
+      }
+      if (v.kind === 'monotony') {
+        return `${fmtBytes(v.msg_bytes)} takes ${fmtX(v.factor)} as long as ${fmtBytes(v.larger_bytes)}`;
+      }
+      return `default is ${fmtX(v.factor)} slower than ${v.algorithm} at ${fmtBytes(v.msg_bytes)}`;
+    };
+    const rows = sorted.map((v) => el('tr', { 'data-kind': v.kind, class: v.kind === 'selection' ? 'selection' : undefined },
+      el('td', {}, kindCell(v)),
       el('td', {}, v.collective),
-      el('td', {}, v.kind === 'guideline'
-        ? `default is ${fmtX(v.factor)} slower than ${v.algorithm} at ${fmtBytes(v.msg_bytes)}`
-        : `${fmtBytes(v.msg_bytes)} takes ${fmtX(v.factor)} as long as ${fmtBytes(v.larger_bytes)}`),
+      el('td', {}, what(v)),
       el('td', { class: 'num' }, fmtP(v.p_value)),
       el('td', { class: 'num' }, v.launches)));
+    const counts = VIOLATION_KINDS.map((k) => `${violations.filter((v) => v.kind === k).length} ${k}`).join(' · ');
     return el('section', { id: 'violations' },
-      el('h2', {}, `Performance-guideline violations (${violations.length})`),
-      el('p', { class: 'muted' }, 'Where the MPI library\'s own collective is significantly slower than a composition of other collectives (guideline), or slower for a smaller message than for a larger one (monotony).'),
+      el('h2', {}, `Violations (${violations.length})`),
+      el('p', { class: 'muted' }, 'Where the MPI library\'s own collective is significantly slower than a composition of other collectives (guideline), than another of its own algorithms, which its selection rules should have picked (selection), or slower for a smaller message than for a larger one (monotony).'),
       violations.length === 0 ? el('p', { class: 'muted' }, 'None found.')
-        : table(['Kind', 'Collective', 'What', { label: 'p-value', num: true }, { label: 'Launches', num: true }], rows, { class: 'violations' }));
+        : [el('p', { class: 'counts' }, counts),
+          table(['Kind', 'Collective', 'What', { label: 'p-value', num: true }, { label: 'Launches', num: true }], rows, { class: 'violations' })]);
   }
 
   // What production jobs measured, per size bucket: each algorithm's median
@@ -445,7 +512,7 @@
       return el('tr', { class: current ? 'tuned' : undefined },
         el('td', {}, o.collective),
         el('td', {}, fmtRange(o.min_bytes, o.max_bytes)),
-        el('td', {}, o.algorithm, current ? el('span', { class: 'badge' }, 'table\'s choice') : null),
+        el('td', {}, o.algorithm, nativeBadge(o.algorithm), current ? el('span', { class: 'badge' }, 'table\'s choice') : null),
         el('td', { class: 'num' }, o.jobs),
         el('td', { class: 'num' }, fmtCount(o.timed_calls)),
         el('td', { class: 'num' }, fmtCount(o.explored_calls)),
@@ -499,9 +566,15 @@
     const collectives = [...new Set(catalog.filter((a) => a.collective).map((a) => a.collective))].sort();
     const collective = el('select', { name: 'collective' }, collectives.map((c) => el('option', { value: c }, c)));
     const algorithm = el('select', { name: 'algorithm' });
-    const fillAlgorithms = () => algorithm.replaceChildren(
-      el('option', { value: 'default' }, 'default'),
-      catalog.filter((a) => a.collective === collective.value).map((a) => el('option', { value: a.name }, a.name)));
+    const fillAlgorithms = () => {
+      const mine = catalog.filter((a) => a.collective === collective.value);
+      const natives = mine.filter((a) => a.native);
+      algorithm.replaceChildren(
+        el('option', { value: 'default' }, 'default'),
+        mine.filter((a) => !a.native).map((a) => el('option', { value: a.name }, a.name)),
+        natives.length ? el('optgroup', { label: 'the library\'s own (native)' },
+          natives.map((a) => el('option', { value: a.name }, a.name))) : null);
+    };
     collective.addEventListener('change', fillAlgorithms);
     fillAlgorithms();
     const min = el('input', { name: 'min', value: '0', size: 10 });

@@ -158,15 +158,59 @@ TEST(Engine, ViolationsOfGuidelinesAndMonotony) {
   Add(&p, kRSA, 128, {11, 11, 11, 11, 11});  // slower: no violation
   std::vector<ViolationFound> v = FindViolations(p, EngineOptions{});
   ASSERT_EQ(v.size(), 2u);
-  EXPECT_FALSE(v[0].monotony);
+  EXPECT_EQ(v[0].kind, ViolationKind::kGuideline);
   EXPECT_EQ(v[0].algorithm, kRB);
   EXPECT_EQ(v[0].msg_bytes, 128);
   EXPECT_DOUBLE_EQ(v[0].factor, 2.0);
-  EXPECT_TRUE(v[1].monotony);
+  EXPECT_EQ(v[1].kind, ViolationKind::kMonotony);
   EXPECT_EQ(v[1].msg_bytes, 64);
   EXPECT_EQ(v[1].larger_bytes, 128);
   EXPECT_DOUBLE_EQ(v[1].factor, 3.0);
   EXPECT_EQ(v[1].launches, 5);
+  EXPECT_EQ(ViolationKindName(v[0].kind), "guideline");
+  EXPECT_EQ(ViolationKindName(v[1].kind), "monotony");
+}
+
+// The library's own algorithms: allreduce's "ring" and "recursive_doubling".
+const Algorithm kRing = *FindNative(Collective::kAllreduce, "ring");
+const Algorithm kRecDbl = *FindNative(Collective::kAllreduce, "recursive_doubling");
+
+TEST(Engine, ANativeAlgorithmFasterThanDefaultIsASelectionViolation) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 1024, {10, 10.2, 9.9, 10.1, 10.05});
+  Add(&p, kRing, 1024, {4, 4.1, 3.9, 4.2, 4.05});  // the library's own: 2.5x
+  Add(&p, kRB, 1024, {8, 8.1, 7.9, 8.2, 8.05});    // a mock-up: GL5 too
+  Add(&p, kRecDbl, 1024, {12, 12, 12, 12, 12});    // slower: nothing
+  Add(&p, kDef, 4096, {20, 20.2, 19.9, 20.1, 20.05});
+  Add(&p, kRecDbl, 4096, {15, 15.1, 14.9, 15.2, 15.05});  // faster here
+  std::vector<ViolationFound> v = FindViolations(p, EngineOptions{});
+  ASSERT_EQ(v.size(), 3u);
+  // Selection and guideline violations at the same size stay apart: each
+  // names its own faster algorithm.
+  const auto find = [&](Algorithm a, int64_t bytes) -> const ViolationFound* {
+    for (const ViolationFound& x : v) {
+      if (x.algorithm == a && x.msg_bytes == bytes) return &x;
+    }
+    return nullptr;
+  };
+  const ViolationFound* ring = find(kRing, 1024);
+  ASSERT_NE(ring, nullptr);
+  EXPECT_EQ(ring->kind, ViolationKind::kSelection);
+  EXPECT_EQ(ViolationKindName(ring->kind), "selection");
+  EXPECT_EQ(ring->collective, Collective::kAllreduce);
+  EXPECT_DOUBLE_EQ(ring->factor, 10.05 / 4.05);
+  EXPECT_NEAR(ring->p_value, 1.0 / 252, 1e-12);
+  EXPECT_EQ(ring->launches, 5);
+  const ViolationFound* rb = find(kRB, 1024);
+  ASSERT_NE(rb, nullptr);
+  EXPECT_EQ(rb->kind, ViolationKind::kGuideline);
+  const ViolationFound* rd = find(kRecDbl, 4096);
+  ASSERT_NE(rd, nullptr);
+  EXPECT_EQ(rd->kind, ViolationKind::kSelection);
+  EXPECT_EQ(find(kRecDbl, 1024), nullptr);
+  // And the native algorithm is a candidate of the decision like a mock-up.
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 1024)->rule.algorithm, kRing);
 }
 
 TEST(Engine, MissingDefaultDecidesNothing) {

@@ -66,10 +66,15 @@ expect "GET /profiles?library= filters" 200 "[p['context']['cluster'] for p in d
 expect "a summary counts jobs, decisions and violations" 200 \
   "[(p['job_reports'], p['rules_not_default'] > 0, p['violations'] > 0, p['last_report_at'] != '') for p in d['profiles']] == [(40, True, True, True)]" \
   GET "/api/v1/profiles?cluster=hpc-a"
-# Every (collective, algorithm) of the catalogue for the 9 collectives, at 20 sizes.
-ALGS=$(json /api/v1/algorithms "len([a for a in d['algorithms'] if a['collective'] in ('allgather','allreduce','alltoall','bcast','gather','reduce','reduce_scatter_block','scan','scatter') ]) + 9")
+# Every mock-up of the catalogue for the 9 collectives, default, and the
+# library's own algorithms seed_web measures (some of Open MPI's), at 20 sizes.
+ALGS=$(json /api/v1/algorithms "len([a for a in d['algorithms'] if a['collective'] in ('allgather','allreduce','alltoall','bcast','gather','reduce','reduce_scatter_block','scan','scatter') and not a['native']]) + 9")
+OPEN_MPI_NATIVES=$(json /api/v1/algorithms "sorted((a['collective'], a['name']) for a in d['algorithms'] if a['native'] and 'Open MPI' in a['libraries'])")
 expect "GET /profiles/ID has every point with its per-launch spread" 200 \
-  "len(d['points']) == $ALGS * 20 and all(p['launches'] == 5 and p['launch_min_seconds'] <= p['median_seconds'] <= p['launch_max_seconds'] and p['min_seconds'] <= p['launch_min_seconds'] for p in d['points'])" \
+  "len({(p['collective'], p['algorithm']) for p in d['points'] if not p['algorithm'].startswith('native:')}) == $ALGS and all(sum(q['collective'] == p['collective'] and q['algorithm'] == p['algorithm'] for q in d['points']) == 20 for p in d['points']) and all(p['launches'] == 5 and p['launch_min_seconds'] <= p['median_seconds'] <= p['launch_max_seconds'] and p['min_seconds'] <= p['launch_min_seconds'] for p in d['points'])" \
+  GET "/api/v1/profiles/$ID"
+expect "GET /profiles/ID has the library's own algorithms, only those Open MPI has" 200 \
+  "0 < len({(p['collective'], p['algorithm']) for p in d['points'] if p['algorithm'].startswith('native:')}) and {(p['collective'], p['algorithm']) for p in d['points'] if p['algorithm'].startswith('native:')} <= set(map(tuple, $OPEN_MPI_NATIVES))" \
   GET "/api/v1/profiles/$ID"
 expect "GET /profiles/ID has the current table" 200 \
   "d['table']['version'] == d['profile']['table_version'] and any(r['algorithm'] != 'default' for r in d['table']['rules'])" \
@@ -84,7 +89,12 @@ expect "GET /profiles/ID/tables/1 is version 1" 200 "d['table']['version'] == '1
   GET "/api/v1/profiles/$ID/tables/1"
 VIOLATIONS=$(json "/api/v1/profiles?cluster=hpc-a" "d['profiles'][0]['violations']")
 expect "GET /profiles/ID/violations: as many as the summary says" 200 \
-  "len(d['violations']) == $VIOLATIONS and {v['kind'] for v in d['violations']} == {'guideline', 'monotony'}" \
+  "len(d['violations']) == $VIOLATIONS and {v['kind'] for v in d['violations']} == {'guideline', 'selection', 'monotony'}" \
+  GET "/api/v1/profiles/$ID/violations"
+# A native algorithm faster than default is the library's selection bug,
+# never a guideline violation; a mock-up is never a selection violation.
+expect "GET /profiles/ID/violations: selection violations name the library's own algorithm" 200 \
+  "all((v['kind'] == 'selection') == v['algorithm'].startswith('native:') for v in d['violations'] if v['kind'] != 'monotony') and all(v['guideline'] == '' and v['factor'] > 1 for v in d['violations'] if v['kind'] == 'selection') and ('allreduce', 'native:ring') in {(v['collective'], v['algorithm']) for v in d['violations'] if v['kind'] == 'selection'}" \
   GET "/api/v1/profiles/$ID/violations"
 expect "GET /profiles/ID/pins: none yet" 200 "d['pins'] == []" GET "/api/v1/profiles/$ID/pins"
 expect "GET /profiles/ID/jobs: 40 in all, newest first" 200 \
@@ -99,7 +109,10 @@ expect "job reports carry observed speedups of the tuned collectives" 200 \
   "sum(int(o['compared_calls']) > 0 for r in d['reports'] for o in r['collectives']) > 10 and sum(int(o['compared_calls']) for r in d['reports'] for o in r['collectives']) / sum(int(o['compared_calls']) / o['speedup'] for r in d['reports'] for o in r['collectives'] if o['compared_calls'] != '0') > 1.05" \
   GET "/api/v1/profiles/$ID/jobs"
 expect "GET /algorithms names every algorithm with its guideline" 200 \
-  "any(a['name'] == 'allreduce_as_reduce_bcast' and a['guideline'] == 'GL5' and a['collective'] == 'allreduce' for a in d['algorithms'])" \
+  "any(a['name'] == 'allreduce_as_reduce_bcast' and a['guideline'] == 'GL5' and a['collective'] == 'allreduce' and a['native'] is False and a['libraries'] == [] for a in d['algorithms'])" \
+  GET /api/v1/algorithms
+expect "GET /algorithms marks the libraries' own algorithms, with their libraries" 200 \
+  "any(a['name'] == 'native:ring' and a['collective'] == 'allreduce' and a['native'] is True and a['libraries'] == ['Open MPI'] for a in d['algorithms']) and all(a['native'] == a['name'].startswith('native:') for a in d['algorithms'])" \
   GET /api/v1/algorithms
 
 # --- bad parameters: a clear 4xx with the API's error shape ---

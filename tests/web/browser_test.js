@@ -111,6 +111,40 @@ async function main() {
       c ? `${c.points.join(',')} vs ${sizes}` : 'no chart');
   }
 
+  // The library's own algorithms (native:<name>, as the catalogue marks
+  // them) are drawn apart from the mock-ups: dashed, in colours no mock-up
+  // has, after them in the legend, and counted in the chart's header.
+  const nativeNames = new Set((await api('/algorithms')).algorithms.filter((a) => a.native).map((a) => a.name));
+  const styles = await page.evaluate(() => window.colltune.charts.map((c) => ({
+    id: c.canvas.id,
+    series: c.data.datasets.filter((d) => d.label !== 'tuned choice').map((d) => ({
+      label: d.label, native: d.native, dash: d.borderDash || null, colour: d.borderColor,
+    })),
+  })));
+  let nativeCharts = 0;
+  for (const [collective, algorithms] of expectedSeries) {
+    const natives = [...algorithms].filter((a) => nativeNames.has(a));
+    const st = styles.find((x) => x.id === `chart-${collective}`);
+    const mockups = st ? st.series.filter((x) => x.label !== 'default' && !nativeNames.has(x.label)) : [];
+    const drawn = st ? st.series.filter((x) => nativeNames.has(x.label)) : [];
+    const mockupColours = new Set(mockups.map((x) => x.colour));
+    const labels = st ? st.series.map((x) => x.label) : [];
+    const lastMockup = Math.max(-1, ...mockups.map((x) => labels.indexOf(x.label)));
+    check(`${collective}: the library's own algorithms are dashed lines marked native, mock-ups solid`,
+      st && drawn.length === natives.length &&
+        drawn.every((x) => x.native === true && Array.isArray(x.dash) && x.dash.length > 0 &&
+          !mockupColours.has(x.colour) && labels.indexOf(x.label) > lastMockup) &&
+        mockups.every((x) => x.native === false && x.dash === null),
+      st ? JSON.stringify(st.series) : 'no chart');
+    const badge = page.locator(`[data-collective="${collective}"] h3 .badge.native`);
+    const counted = (await badge.count()) ? await badge.getAttribute('data-natives') : null;
+    check(`${collective}: the chart's header counts its native algorithms`,
+      natives.length ? counted === String(natives.length) : counted === null,
+      `badge ${counted}, API ${natives.length}`);
+    if (natives.length) nativeCharts++;
+  }
+  check('the seeded profile has native algorithms in its charts', nativeCharts > 0);
+
   // The decision table shows the seeded decisions.
   const rules = profile.table.rules;
   const ruleRows = await page.locator('table.decisions tbody tr').allTextContents();
@@ -125,9 +159,33 @@ async function main() {
         t.includes(`${Number(r.speedup).toFixed(2)}×`))),
     JSON.stringify(tunedRows.slice(0, 3)));
 
+  const nativeRules = tuned.filter((r) => nativeNames.has(r.algorithm));
+  const nativeRows = await page.locator('table.decisions tbody tr.tuned').filter({ has: page.locator('.badge.native') }).allTextContents();
+  check('decisions that run a native algorithm carry the native badge',
+    nativeRules.length > 0 && nativeRows.length === nativeRules.length &&
+      nativeRules.every((r) => nativeRows.some((t) => t.startsWith(r.collective) && t.includes(r.algorithm))),
+    `${nativeRows.length} rows with the badge, ${nativeRules.length} native rules`);
+
   const violations = (await api(`/profiles/${main.id}/violations`)).violations;
   const vRows = await page.locator('table.violations tbody tr').count();
   check('violations table lists every violation', vRows === violations.length && vRows > 0, `${vRows} vs ${violations.length}`);
+  // Selection violations (a native algorithm beats the library's default)
+  // are their own kind, apart from guideline violations, naming the native.
+  for (const kind of ['guideline', 'selection', 'monotony']) {
+    const want = violations.filter((v) => v.kind === kind);
+    const got = await page.locator(`table.violations tbody tr[data-kind="${kind}"]`).allTextContents();
+    check(`violations of kind ${kind} are listed as that kind`,
+      want.length > 0 && got.length === want.length &&
+        got.every((t) => t.startsWith(kind)) &&
+        want.every((v) => got.some((t) => t.includes(v.collective) && (kind === 'monotony' || t.includes(v.algorithm)))),
+      `${got.length} rows, API ${want.length}: ${JSON.stringify(got.slice(0, 2))}`);
+  }
+  const selectionRow = await page.locator('table.violations tbody tr[data-kind="selection"]').first().textContent();
+  check('a selection violation says the library\'s own algorithm is faster than its choice',
+    /slower than the library's own native:/.test(selectionRow) && selectionRow.includes('selection rules'), selectionRow);
+  const counts = await page.locator('#violations p.counts').textContent();
+  check('the violations section counts each kind',
+    ['guideline', 'selection', 'monotony'].every((k) => counts.includes(`${violations.filter((v) => v.kind === k).length} ${k}`)), counts);
   const oRows = await page.locator('table.online tbody tr').count();
   check('online evidence lists every bucket and algorithm jobs timed',
     oRows === profile.online.length && oRows > 0, `${oRows} vs ${profile.online.length}`);
@@ -145,6 +203,8 @@ async function main() {
   check('context page fits a laptop screen without horizontal scrolling', await noHorizontalScroll(page));
   await page.screenshot({ path: path.join(ARTIFACTS, 'context.png'), fullPage: true });
   await page.locator('.chart').first().screenshot({ path: path.join(ARTIFACTS, 'chart-relative.png') });
+  await page.locator('[data-collective="allreduce"]').screenshot({ path: path.join(ARTIFACTS, 'chart-natives.png') });
+  await page.locator('#violations').screenshot({ path: path.join(ARTIFACTS, 'violations.png') });
 
   // Toggle to absolute latency.
   await page.click('button[data-mode="absolute"]');

@@ -2,7 +2,8 @@
 # The web view in a real browser: Debian's Chromium, headless, driven by
 # playwright-core (browser_test.js) against colltuned serving a database
 # seeded with the realistic profile (seed_web: 9 collectives x 20 sizes x
-# every algorithm x 5 launches, 1000 job reports, a hostile context).
+# every mock-up and some of the library's own algorithms x 5 launches, 1000
+# job reports, a hostile context).
 # Screenshots go to the test's undeclared outputs
 # (bazel-testlogs/tests/web/browser_test/test.outputs/).
 #
@@ -47,7 +48,7 @@ done <<<"$out"
 if [ $rc -ne 0 ] && ! grep -q '^FAIL:' <<<"$out"; then
   fail "browser test ran" "$out"
 fi
-for shot in overview context chart-relative chart-absolute chart-gatherv hostile; do
+for shot in overview context chart-relative chart-absolute chart-natives violations chart-gatherv hostile; do
   check "screenshot $shot.png saved" test -s "$ARTIFACTS/$shot.png"
 done
 check "colltuned survived the browser session" kill -0 "$DAEMON_PID"

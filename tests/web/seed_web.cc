@@ -1,6 +1,7 @@
 // Test and demo helper: fills a running colltuned, through its gRPC API,
 // with the realistic profile the web view is specified against: 9
-// collectives x 20 message sizes x every algorithm x 5 launches, then 1000
+// collectives x 20 message sizes x every mock-up and some of the library's
+// own algorithms (native:<name>) x 5 launches, then 1000
 // job reports of jobs running the resulting table (with the explored
 // default calls a real shim sends), plus two small contexts: one with
 // gatherv at seed 000's block-size distributions, one with a hostile
@@ -30,11 +31,13 @@ using colltune::Algorithm;
 using colltune::Collective;
 
 // An algorithm runs `inside` times default's latency for sizes 2^lo..2^hi
-// and `outside` times elsewhere.
+// and `outside` times elsewhere. Native names repeat across collectives, so
+// a native shape names its collective too.
 struct Shape {
   const char* algorithm;
   double inside, outside;
   int lo, hi;
+  const char* collective = nullptr;  // natives only
 };
 
 const Shape kShapes[] = {
@@ -64,6 +67,16 @@ const Shape kShapes[] = {
     {"scatter_as_tuw_tree", 0.75, 1.2, 11, 15},
     {"gatherv_as_tuw_tree", 0.7, 1.2, 0, 8},
     {"gatherv_as_allreduce_gather", 1.5, 1.5, 0, 0},
+    // The library's own algorithms, for the libraries that have them (a
+    // context measures only its library's). Faster than default somewhere:
+    // the library's selection picks the slower one there (selection
+    // violations); the others never beat default.
+    {"native:ring", 0.6, 1.3, 16, 19, "allreduce"},
+    {"native:recursive_doubling", 0.85, 1.4, 0, 9, "allreduce"},
+    {"native:basic_linear", 2.0, 2.0, 0, 0, "allreduce"},
+    {"native:pipeline", 0.7, 1.5, 17, 19, "bcast"},
+    {"native:binomial", 1.04, 1.04, 0, 0, "bcast"},
+    {"native:pairwise", 1.2, 1.2, 0, 0, "alltoall"},
 };
 
 // Irregular points: seed 000's distributions at three average block sizes.
@@ -82,10 +95,14 @@ double DefaultSeconds(Collective c, int log2) {
   return us * 1e-6;
 }
 
+bool IsFor(const Shape& s, Collective c) {
+  return s.collective == nullptr || colltune::InfoOf(c).name == s.collective;
+}
+
 double ModelSeconds(Collective c, const std::string& algorithm, int log2) {
   double t = DefaultSeconds(c, log2);
   for (const Shape& s : kShapes) {
-    if (algorithm == s.algorithm) {
+    if (algorithm == s.algorithm && IsFor(s, c)) {
       const bool in = s.lo == s.hi ? true : (log2 >= s.lo && log2 <= s.hi);
       t *= in ? s.inside : s.outside;
     }
@@ -93,11 +110,19 @@ double ModelSeconds(Collective c, const std::string& algorithm, int log2) {
   return t;
 }
 
-std::vector<std::string> AlgorithmsOf(Collective c) {
+// What a campaign of `library` measures for `c`: default, the mock-ups, and
+// the native algorithms that library has.
+std::vector<std::string> AlgorithmsOf(Collective c, const std::string& library) {
   std::vector<std::string> out = {"default"};
   for (const Shape& s : kShapes) {
+    if (!IsFor(s, c)) continue;
     auto a = colltune::ParseAlgorithm(s.algorithm, c);
-    if (a && *a != colltune::Algorithm::kDefault) out.push_back(s.algorithm);
+    if (!a || *a == colltune::Algorithm::kDefault) continue;
+    const colltune::AlgorithmInfo& info = colltune::InfoOf(*a);
+    if (info.native() && !(info.libraries & colltune::NativeLibraryOf(library))) {
+      continue;
+    }
+    out.push_back(s.algorithm);
   }
   return out;
 }
@@ -128,7 +153,7 @@ bool Campaign(colltune::v1::Tuning::Stub* stub, const colltune::v1::Context& ctx
     r.set_launch(launch);
     r.set_host("node001");
     for (Collective c : collectives) {
-      for (const std::string& a : AlgorithmsOf(c)) {
+      for (const std::string& a : AlgorithmsOf(c, ctx.library())) {
         auto add = [&](int log2, const std::string& problem, double factor) {
           colltune::v1::Measurement* m = r.add_measurements();
           m->set_collective(std::string(colltune::InfoOf(c).name));
@@ -198,7 +223,8 @@ int main(int argc, char** argv) {
   auto stub = colltune::client::Connect(server);
   std::mt19937_64 rng(20261121);
 
-  // The main context: 9 collectives x 20 sizes x every algorithm x 5 launches.
+  // The main context: 9 collectives x 20 sizes x every mock-up and the
+  // natives above x 5 launches.
   colltune::v1::Context main_ctx;
   main_ctx.set_cluster("hpc-a");
   main_ctx.set_library("Open MPI");
