@@ -177,6 +177,9 @@ int RunCampaign(const Options& o, Bench& b) {
   int exit_code = 0;
   bool upload_failed = false;
   long long repetitions = 0, skipped = 0, uploaded = 0;
+  int stopped_early = 0;
+  EarlyStop early;
+  early.factor = o.early_stop;
   int64_t table_version = 0;
   const double start = PMPI_Wtime();
   size_t points = 0;
@@ -225,8 +228,10 @@ int RunCampaign(const Options& o, Bench& b) {
           MeasureInterleaved(*w, algorithms, nrep, o.warmup,
                              PointSeed(c, w->bytes(), o.launch) ^
                                  (point.problem ? static_cast<uint64_t>(*point.problem) + 1 : 0),
-                             *b.sync, &rc);
-      for (int n : nrep) repetitions += n;
+                             *b.sync, &rc, early, &stopped_early);
+      for (const std::vector<double>& s : samples) {
+        repetitions += static_cast<long long>(s.size());
+      }
       if (b.rank != 0) continue;
       const std::string coll(InfoOf(c).name);
       for (size_t a = 0; a < algorithms.size(); ++a) {
@@ -255,7 +260,8 @@ int RunCampaign(const Options& o, Bench& b) {
                   done_points, points, coll.c_str(),
                   static_cast<long long>(w->bytes()), problem.empty() ? "" : " ",
                   problem.c_str(), name.c_str(),
-                  rows.back().summary.median * 1e6, nrep[a], eta);
+                  rows.back().summary.median * 1e6,
+                  static_cast<int>(samples[a].size()), eta);
         }
       }
     }
@@ -298,6 +304,12 @@ int RunCampaign(const Options& o, Bench& b) {
             rows.size(), repetitions,
             b.fixed_nrep ? "fixed" : "NREP estimation",
             PMPI_Wtime() - start, skipped);
+    if (stopped_early > 0) {
+      fprintf(stderr,
+              "; %d (point, algorithm) pairs stopped early as unable to win "
+              "(--early-stop %.2f)",
+              stopped_early, o.early_stop);
+    }
     if (b.sync->invalid() > 0) {
       fprintf(stderr, "; %lld late repetitions repeated", b.sync->invalid());
     }

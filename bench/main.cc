@@ -85,6 +85,10 @@ int main(int argc, char** argv) {
                  "NREP: the 1-byte runs stop after this long")
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
+  app.add_option("--early-stop", o.early_stop,
+                 "Campaigns: stop an algorithm once 3/4 of its repetitions are this "
+                 "factor slower than 3/4 of the best's (0: never)")
+      ->check(CLI::Range(0.0, 100.0));
   app.add_option("--warmup", o.warmup, "Untimed repetitions of each algorithm")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();

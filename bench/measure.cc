@@ -7,10 +7,21 @@
 
 namespace colltune::bench {
 
+namespace {
+
+// The q-quantile of `v` (nearest rank), v non-empty.
+double Quantile(std::vector<double> v, double q) {
+  const size_t k = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  std::nth_element(v.begin(), v.begin() + static_cast<ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+}  // namespace
+
 std::vector<std::vector<double>> MeasureInterleaved(
     Workload& w, const std::vector<Algorithm>& algorithms,
     const std::vector<int>& nrep, int warmup, uint64_t seed,
-    Synchronizer& sync, std::vector<int>* rc) {
+    Synchronizer& sync, std::vector<int>* rc, const EarlyStop& stop, int* stopped) {
   const size_t k = algorithms.size();
   rc->assign(k, MPI_SUCCESS);
   auto run = [&](size_t a) {
@@ -20,24 +31,49 @@ std::vector<std::vector<double>> MeasureInterleaved(
   for (int i = 0; i < warmup; ++i) {
     for (size_t a = 0; a < k; ++a) run(a);
   }
-  std::vector<size_t> order;  // algorithm of each repetition
   std::mt19937_64 shuffle(seed);  // portable and the same on every rank
   const int rounds = k ? *std::max_element(nrep.begin(), nrep.end()) : 0;
-  for (int r = 0; r < rounds; ++r) {
-    const size_t begin = order.size();
-    for (size_t a = 0; a < k; ++a) {
-      if (r < nrep[a]) order.push_back(a);
+  const int block = stop.factor > 0 ? std::max(1, stop.block) : std::max(1, rounds);
+  std::vector<char> active(k, 1);
+  std::vector<std::vector<double>> out(k);
+  for (int first = 0; first < rounds; first += block) {
+    std::vector<size_t> order;  // algorithm of each repetition of this block
+    for (int r = first; r < std::min(rounds, first + block); ++r) {
+      const size_t begin = order.size();
+      for (size_t a = 0; a < k; ++a) {
+        if (r < nrep[a] && active[a]) order.push_back(a);
+      }
+      // Fisher-Yates with the engine's raw output: std::shuffle's use of it
+      // is unspecified, and every rank must produce the same order.
+      for (size_t i = order.size(); i > begin + 1; --i) {
+        std::swap(order[i - 1], order[begin + shuffle() % (i - begin)]);
+      }
     }
-    // Fisher-Yates with the engine's raw output: std::shuffle's use of it is
-    // unspecified, and every rank must produce the same order.
-    for (size_t i = order.size() - 1; i > begin; --i) {
-      std::swap(order[i], order[begin + shuffle() % (i - begin + 1)]);
+    if (order.empty()) break;
+    std::vector<double> latency =
+        sync.Time([&](int i) { run(order[i]); }, static_cast<int>(order.size()));
+    for (size_t i = 0; i < order.size(); ++i) out[order[i]].push_back(latency[i]);
+    if (stop.factor <= 0) continue;
+    double best_q75 = 0;
+    bool any = false;
+    for (size_t a = 0; a < k; ++a) {
+      if (out[a].empty()) continue;
+      const double q75 = Quantile(out[a], 0.75);
+      if (!any || q75 < best_q75) best_q75 = q75;
+      any = true;
+    }
+    for (size_t a = 0; a < k; ++a) {
+      if (!active[a] || algorithms[a] == Algorithm::kDefault ||
+          static_cast<int>(out[a].size()) < stop.min_samples ||
+          static_cast<int>(out[a].size()) >= nrep[a]) {
+        continue;
+      }
+      if (Quantile(out[a], 0.25) > stop.factor * best_q75) {
+        active[a] = 0;
+        if (stopped != nullptr) ++*stopped;
+      }
     }
   }
-  std::vector<double> latency =
-      sync.Time([&](int i) { run(order[i]); }, static_cast<int>(order.size()));
-  std::vector<std::vector<double>> out(k);
-  for (size_t i = 0; i < order.size(); ++i) out[order[i]].push_back(latency[i]);
   return out;
 }
 

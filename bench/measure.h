@@ -17,13 +17,32 @@
 
 namespace colltune::bench {
 
-// Runs each algorithm `warmup` times untimed, then nrep[i] timed times.
-// `seed` must be the same on every rank. Returns each algorithm's latencies,
-// on every rank; rc[i] gets the first MPI error of algorithm i.
+// Stopping early what cannot win. With the library's own algorithms a point
+// has twice the candidates, many of them far slower at that size; measuring
+// each to full precision only to learn it lost is most of a campaign's time.
+// After every `block` rounds, an algorithm with at least `min_samples`
+// latencies whose lower quartile is above `factor` times the upper quartile
+// of the best algorithm so far stops: three quarters of its repetitions are
+// slower than three quarters of the best's by that factor, so it can be
+// neither chosen (a winner must beat default by the margin) nor the oracle.
+// Its median still comes from `min_samples` repetitions or more. Default is
+// never stopped (every speedup is measured against it). Decisions use the
+// latencies every rank holds, so every rank stops the same algorithms.
+struct EarlyStop {
+  double factor = 0;  // 0: never stop early
+  int min_samples = 25;
+  int block = 25;
+};
+
+// Runs each algorithm `warmup` times untimed, then nrep[i] timed times (fewer
+// if `stop` ends it early; *stopped then counts it). `seed` must be the same
+// on every rank. Returns each algorithm's latencies, on every rank; rc[i] gets
+// the first MPI error of algorithm i.
 std::vector<std::vector<double>> MeasureInterleaved(
     Workload& w, const std::vector<Algorithm>& algorithms,
     const std::vector<int>& nrep, int warmup, uint64_t seed,
-    Synchronizer& sync, std::vector<int>* rc);
+    Synchronizer& sync, std::vector<int>* rc, const EarlyStop& stop = {},
+    int* stopped = nullptr);
 
 }  // namespace colltune::bench
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/measure.h"
 #include "bench/nrep.h"
 #include "bench/sync.h"
 #include "bench/workload.h"
@@ -36,6 +37,9 @@ struct Options {
   std::string nrep = "auto";  // or a fixed count
   int warmup = 2;
   NrepOptions nrep_options;
+  // Campaigns stop measuring an algorithm early once it clearly cannot win
+  // at a point (measure.h, EarlyStop); 0 measures every repetition.
+  double early_stop = 1.3;
   std::string sync = "barrier";  // or "window"
   double window_us = 0;          // 0: adaptive
   bool resume = true;
