@@ -68,9 +68,13 @@ absl::Status CheckContext(const v1::Context& c, bool complete) {
   return absl::OkStatus();
 }
 
-// Known collective and an algorithm of it.
+// Known collective and an algorithm of it; a native algorithm must be one
+// the context's library is known to have (a library colltune knows no native
+// algorithms of, e.g. a derivative, is given the benefit of the doubt: the
+// shim asks the running library). Measurements of another library's
+// algorithm could only come from a mislabelled upload.
 absl::Status CheckNames(const std::string& where, const std::string& collective,
-                        const std::string& algorithm) {
+                        const std::string& algorithm, const std::string& library = "") {
   auto c = ParseCollective(collective);
   if (!c) return Invalid(where + ".collective: unknown collective '" +
                          collective.substr(0, 64) + "'");
@@ -78,6 +82,13 @@ absl::Status CheckNames(const std::string& where, const std::string& collective,
   if (!a && !IsAlgorithmName(algorithm)) {
     return Invalid(where + ".algorithm: unknown algorithm '" + algorithm.substr(0, 64) +
                    "'");
+  }
+  if (a && IsNative(*a)) {
+    const uint8_t family = NativeLibraryOf(library);
+    if (family != 0 && !(InfoOf(*a).libraries & family)) {
+      return Invalid(where + ".algorithm: '" + algorithm + "' is not an algorithm of " +
+                     library.substr(0, 64));
+    }
   }
   if (!a) {
     return Invalid(where + ".algorithm: '" + algorithm +
@@ -117,7 +128,8 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
   for (int i = 0; i < n; ++i) {
     const v1::Measurement& m = request.measurements(i);
     const std::string where = "measurements[" + std::to_string(i) + "]";
-    if (absl::Status s = CheckNames(where, m.collective(), m.algorithm());
+    if (absl::Status s =
+            CheckNames(where, m.collective(), m.algorithm(), request.context().library());
         !s.ok())
       return s;
     if (m.msg_bytes() < 0 || m.msg_bytes() > lim::kMaxMessageBytes) {
@@ -239,7 +251,8 @@ absl::Status ValidateReport(const v1::ReportJobRequest& request) {
   for (int i = 0; i < request.timings_size(); ++i) {
     const v1::JobTiming& t = request.timings(i);
     const std::string where = "timings[" + std::to_string(i) + "]";
-    if (absl::Status s = CheckNames(where, t.collective(), t.algorithm());
+    if (absl::Status s =
+            CheckNames(where, t.collective(), t.algorithm(), request.context().library());
         !s.ok())
       return s;
     if (t.min_bytes() < 0 || t.max_bytes() < t.min_bytes() ||

@@ -265,6 +265,36 @@ TEST_F(DaemonTest, UploadProducesATableWithTheWinnerRange) {
   EXPECT_LT(later.table().sections(0).rules(1).p_value(), s.rules(1).p_value());
 }
 
+TEST_F(DaemonTest, TheLibrarysOwnAlgorithmsAreCandidatesLikeMockUps) {
+  // native:ring twice as fast as default at 64 KiB over three launches: the
+  // table names it, for the library it was measured with.
+  v1::UploadMeasurementsResponse out;
+  for (int launch = 0; launch < 3; ++launch) {
+    v1::UploadMeasurementsRequest r = Upload(4);
+    r.set_launch(launch);
+    for (int i = 0; i < r.measurements_size(); ++i) {
+      if (r.measurements(i).algorithm() != "default") {
+        r.mutable_measurements(i)->set_algorithm("native:ring");
+      }
+    }
+    ASSERT_TRUE(Send(r, &out).ok());
+  }
+  v1::GetTableResponse t = Table(4);
+  EXPECT_EQ(t.table().context().library(), "Open MPI");
+  ASSERT_EQ(t.table().sections_size(), 1);
+  const v1::TableSection& s = t.table().sections(0);
+  ASSERT_EQ(s.rules_size(), 2);
+  EXPECT_EQ(s.rules(1).algorithm(), "native:ring");
+  // The shim's view of it: a table of Open MPI's, native:ring of allreduce.
+  std::vector<std::string> warnings;
+  absl::StatusOr<colltune::Table> table = client::TableFromProto(t.table(), &warnings);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(table->library, "Open MPI");
+  ASSERT_EQ(table->sections[0].rules.size(), 2u);
+  EXPECT_EQ(table->sections[0].rules[1].algorithm,
+            ParseAlgorithm("native:ring", Collective::kAllreduce));
+}
+
 TEST_F(DaemonTest, NearestCommSizeWithinAFactorOfTwoElseEmpty) {
   UploadLaunches(4, 3);
   UploadLaunches(16, 3);
@@ -321,6 +351,11 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
        "unknown algorithm"},
       {[](auto* r) { r->mutable_measurements(3)->set_algorithm("gather_as_gatherv"); },
        "does not implement"},
+      {[](auto* r) { r->mutable_measurements(3)->set_algorithm("native:chain"); },
+       "does not implement"},
+      // MPICH's algorithm in an Open MPI context: a mislabelled upload.
+      {[](auto* r) { r->mutable_measurements(3)->set_algorithm("native:smp"); },
+       "'native:smp' is not an algorithm of Open MPI"},
       {[](auto* r) { r->mutable_measurements(2)->set_samples(4, std::nan("")); },
        "measurements[2].samples[4] = NaN"},
       {[](auto* r) { r->mutable_measurements(2)->set_samples(0, -1e-6); },
