@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The benchmark of issue 15, in one run: for Open MPI and MPICH, a tuning
+# campaign over the default grid with the library's own algorithms as
+# candidates alongside default and the mock-ups (timed: the target is one
+# launch in at most 180 s here), then `colltune evaluate` over the same grid,
+# whose oracle is the fastest algorithm measured at each point, the library's
+# own included. Prints per library:
+#   launch times, the evaluate summary (tuned/oracle median, worst, mean
+#   penalty; tuned/default), and the selection violations found.
+#
+#   scripts/native_tuning.sh [--np 4] [--mpich-np 2] [--launches 4] [--libraries "openmpi mpich"]
+#
+# MPICH busy-polls: with more processes than cores (4 on this 2-core
+# machine) every collective takes milliseconds and no timing means anything,
+# so MPICH runs on --mpich-np processes (default 2) unless the machine has
+# the cores for more.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NP=4
+MPICH_NP=2
+LAUNCHES=4
+LIBRARIES="openmpi mpich"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --np) NP=$2; shift 2 ;;
+    --mpich-np) MPICH_NP=$2; shift 2 ;;
+    --launches) LAUNCHES=$2; shift 2 ;;
+    --libraries) LIBRARIES=$2; shift 2 ;;
+    *) echo "usage: scripts/native_tuning.sh [--np N] [--mpich-np N] [--launches N] [--libraries LIST]" >&2; exit 2 ;;
+  esac
+done
+
+bazel build -c opt //daemon:colltuned //cli:colltune //bench:colltune-bench \
+  //bench:colltune-bench-mpich 2>&1 | tail -n 1
+BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
+COLLTUNED=$BIN/daemon/colltuned
+COLLTUNE=$BIN/cli/colltune
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+WORK=$(mktemp -d /tmp/colltune-native.XXXXXX)
+SERVER="unix:$WORK/colltuned.sock"
+"$COLLTUNED" --db "$WORK/colltune.db" --listen "$SERVER" 2>"$WORK/colltuned.log" &
+DAEMON=$!
+trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 100); do
+  "$COLLTUNE" --server "$SERVER" profiles >/dev/null 2>&1 && break
+  sleep 0.1
+done
+CT=("$COLLTUNE" --server "$SERVER")
+
+for lib in $LIBRARIES; do
+  if [ "$lib" = openmpi ]; then
+    np=$NP bench=$BIN/bench/colltune-bench
+  else
+    np=$MPICH_NP bench=$BIN/bench/colltune-bench-mpich
+  fi
+  echo "== $lib, $np processes: campaign of $LAUNCHES launches over the default grid"
+  "${CT[@]}" campaign --mpi "$lib" --np "$np" --launches "$LAUNCHES" --name "native-$lib" \
+    --bench "$bench" -- --quiet </dev/null 2>&1 | tee "$WORK/$lib-campaign.txt" |
+    grep -E "^colltune: launch [0-9]+/[0-9]+ (done|failed)|^campaign " || true
+  echo "== $lib, $np processes: evaluate (the oracle includes the library's own algorithms)"
+  "${CT[@]}" evaluate --mpi "$lib" --np "$np" --bench "$bench" </dev/null \
+    >"$WORK/$lib-evaluate.txt" 2>&1 || true
+  grep "^evaluate:" "$WORK/$lib-evaluate.txt" || tail -n 20 "$WORK/$lib-evaluate.txt"
+  library=$([ "$lib" = openmpi ] && echo "Open MPI" || echo MPICH)
+  profile=$("${CT[@]}" table --library "$library" --comm-size "$np" --json 2>/dev/null |
+    python3 -c 'import json,sys; s=json.load(sys.stdin)["section"]; print(s["profile_id"] if s else 0)' 2>/dev/null || echo 0)
+  if [ "$profile" -gt 0 ]; then
+    echo "== $lib: the library's selection bugs (its own algorithm significantly faster than its choice)"
+    "${CT[@]}" violations --profile "$profile" | awk '/selection/{p=1} p' | head -n 25
+  fi
+done
