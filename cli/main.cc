@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/export.h"
 #include "common/catalog.h"
 
 namespace {
@@ -243,6 +244,9 @@ int main(int argc, char** argv) {
                   "library");
   AddLaunchOptions(evaluate, &launch, &mpi);
 
+  colltune::cli::ExportArgs export_args;
+  CLI::App* export_cmd = colltune::cli::AddExportCommand(&app, &export_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -278,6 +282,7 @@ int main(int argc, char** argv) {
   if (*jobs) return colltune::cli::ListJobs(conn, profile_id, jobs_limit, json);
   if (*violations) return colltune::cli::ShowViolations(conn, profile_id, json);
   if (*flush) return colltune::cli::Flush(conn, spool_dir);
+  if (*export_cmd) return colltune::cli::Export(conn, export_args);
   if (*campaign || *evaluate) {
     ApplyMpi(mpi, !(*campaign ? campaign : evaluate)->get_option("--mpirun")->empty(),
              &launch);
