@@ -27,7 +27,9 @@ struct TableArgs {
   int comm_size = 0, nodes = 0, ppn = 0;
   Format format = Format::kText;
 };
-int Algorithms(bool json);
+// Every algorithm colltune knows, by collective; with `library` ("Open MPI",
+// "MPICH"), only that library's native algorithms.
+int Algorithms(bool json, const std::string& library);
 int ShowTable(const Connection& c, const TableArgs& args);
 int ListProfiles(const Connection& c, const std::string& cluster,
                  const std::string& library, bool json);

@@ -30,7 +30,28 @@ json SectionJson(const v1::TableSection& s) {
 
 }  // namespace
 
-int Algorithms(bool as_json) {
+namespace {
+
+std::string LibrariesOf(const AlgorithmInfo& info) {
+  std::string out;
+  if (info.libraries & kOpenMpi) out = "Open MPI";
+  if (info.libraries & kMpich) out += out.empty() ? "MPICH" : ", MPICH";
+  return out;
+}
+
+}  // namespace
+
+int Algorithms(bool as_json, const std::string& library) {
+  // Native algorithms are listed as colltune knows them; which ones a
+  // running library really offers, colltune-bench --list-algorithms asks it.
+  const uint8_t family = NativeLibraryOf(library);
+  if (!library.empty() && family == 0) {
+    fprintf(stderr,
+            "colltune: no native algorithms are known for library '%s' (known: "
+            "'Open MPI', 'MPICH')\n",
+            library.c_str());
+    return 2;
+  }
   json out = json::array();
   if (!as_json) {
     printf("%-22s %-44s %-6s %s\n", "collective", "algorithm", "guide",
@@ -42,17 +63,29 @@ int Algorithms(bool as_json) {
       const Algorithm alg = static_cast<Algorithm>(a);
       if (!Implements(alg, coll)) continue;
       const AlgorithmInfo& info = InfoOf(alg);
+      if (info.native() && family != 0 && !(info.libraries & family)) continue;
+      const std::string summary =
+          info.native() ? "the library's own, forced (" + LibrariesOf(info) + ")"
+                        : std::string(info.summary);
       if (as_json) {
-        out.push_back({{"collective", InfoOf(coll).name},
-                       {"algorithm", info.name},
-                       {"guideline", info.guideline},
-                       {"summary", info.summary}});
+        json row = {{"collective", InfoOf(coll).name},
+                    {"algorithm", info.name},
+                    {"guideline", info.guideline},
+                    {"native", info.native()},
+                    {"summary", summary}};
+        if (info.native()) {
+          row["libraries"] = json::array();
+          if (info.libraries & kOpenMpi) row["libraries"].push_back("Open MPI");
+          if (info.libraries & kMpich) row["libraries"].push_back("MPICH");
+        }
+        out.push_back(row);
       } else {
-        printf("%-22s %-44s %-6s %s\n",
-               std::string(InfoOf(coll).name).c_str(),
+        printf("%-22s %-44s %-6s %s\n", std::string(InfoOf(coll).name).c_str(),
                std::string(info.name).c_str(),
-               info.guideline.empty() ? "-" : std::string(info.guideline).c_str(),
-               std::string(info.summary).c_str());
+               info.native() ? "native"
+               : info.guideline.empty() ? "-"
+                                        : std::string(info.guideline).c_str(),
+               summary.c_str());
       }
     }
   }

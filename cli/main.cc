@@ -89,6 +89,9 @@ int main(int argc, char** argv) {
   CLI::App* algorithms =
       app.add_subcommand("algorithms", "List every algorithm by collective");
   algorithms->add_flag("--json", json, "JSON output");
+  std::string algorithms_library;
+  algorithms->add_option("--library", algorithms_library,
+                         "Only this library's native algorithms ('Open MPI', 'MPICH')");
 
   colltune::cli::TableArgs table;
   std::string format = "text";
@@ -256,7 +259,7 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
 
-  if (*algorithms) return colltune::cli::Algorithms(json);
+  if (*algorithms) return colltune::cli::Algorithms(json, algorithms_library);
   if (*table_cmd) {
     const std::map<std::string, Format> formats = {
         {"text", Format::kText}, {"json", Format::kJson}, {"shim", Format::kShim}};

@@ -26,7 +26,7 @@ stored_points() {
 }
 # Algorithms of the listed collectives, default included.
 algorithms_of() {
-  "$COLLTUNE_CLI" algorithms | awk -v list=",$1," 'index(list, "," $1 ",") > 0' | wc -l
+  "$COLLTUNE_CLI" algorithms --library "Open MPI" | awk -v list=",$1," 'index(list, "," $1 ",") > 0' | wc -l
 }
 
 # 1. Three launches, two collectives, three sizes.

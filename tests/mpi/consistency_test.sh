@@ -74,6 +74,39 @@ out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_TABLE "$T_TM
       "$MIXED_MPICH" --rounds 6 2>&1)
 verdict "mpich np=3 with a size-switching table" $? "$out"
 
+# The libraries' own algorithms in the same pattern: two native algorithms
+# of each collective and a mock-up between them, on every communicator of the
+# program (Open MPI: shadow communicators created mid-run, in the same call
+# on every rank).
+native_table() {  # native_table LIBRARY
+  {
+    echo "colltune-table 1"
+    echo "library $1"
+    for section in 2 3 5; do
+      echo "section $section"
+      "$COLLTUNE_CLI" algorithms --library "$1" |
+        awk '$3 == "native" && $2 != "native:two_proc" { n[$1]++; if (n[$1] == 1) print $1, "0 999", $2; if (n[$1] == 2) print $1, "16000 inf", $2 }'
+      for pair in "${PAIRS[@]}"; do
+        coll=${pair%%=*}
+        [ "$coll" = "$prev" ] && continue
+        prev=$coll
+        echo "$coll 1000 15999 ${pair#*=}"
+      done
+      prev=""
+    done
+  }
+}
+native_table "Open MPI" > "$T_TMP/native.table"
+out=$(run_openmpi -np 5 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_TABLE="$T_TMP/native.table" \
+      -x COLLTUNE_VERBOSE=1 "$MIXED_OMPI" 2>&1)
+verdict "openmpi np=5 with native algorithms switching by size" $? "$out"
+check "Open MPI ran native algorithms from the table" grep -Eq "native algorithms: .*native:[a-z_-]+=[1-9]" <<<"$out"
+native_table MPICH > "$T_TMP/native-mpich.table"
+out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_TABLE "$T_TMP/native-mpich.table" \
+      -genv COLLTUNE_VERBOSE 1 "$MIXED_MPICH" --rounds 6 2>&1)
+verdict "mpich np=3 with native algorithms switching by size" $? "$out"
+check "MPICH ran native algorithms from the table" grep -Eq "native algorithms: .*native:[a-z_-]+=[1-9]" <<<"$out"
+
 # Online exploration at its most aggressive: every call is an event and a
 # burst of exploration starts every 5th event of a bucket, from the first
 # call, cycling through every eligible alternative, on every communicator of
