@@ -34,17 +34,7 @@ BENCH=$BIN/bench/colltune-bench
 SHIM=$BIN/shim/libcolltune.so
 APP=$BIN/examples/collective_mix
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-WORK=$(mktemp -d /tmp/colltune-demo.XXXXXX)
-SERVER="unix:$WORK/colltuned.sock"
-"$COLLTUNED" --db "$WORK/colltune.db" --listen "$SERVER" 2>"$WORK/colltuned.log" &
-DAEMON=$!
-trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do
-  "$COLLTUNE" --server "$SERVER" profiles >/dev/null 2>&1 && break
-  sleep 0.1
-done
+source scripts/lib/daemon.sh demo
 echo "== colltuned on $SERVER, database $WORK/colltune.db"
 
 echo "== tuning campaign: $LAUNCHES launches of colltune-bench on $NP processes"

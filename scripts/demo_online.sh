@@ -27,17 +27,8 @@ BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
 COLLTUNE=$BIN/cli/colltune
 SHIM=$BIN/shim/libcolltune.so
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-WORK=$(mktemp -d /tmp/colltune-online-demo.XXXXXX)
-SERVER="unix:$WORK/colltuned.sock"
-"$BIN/daemon/colltuned" --db "$WORK/colltune.db" --listen "$SERVER" 2>"$WORK/colltuned.log" &
-DAEMON=$!
-trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do
-  "$COLLTUNE" --server "$SERVER" profiles >/dev/null 2>&1 && break
-  sleep 0.1
-done
+COLLTUNED=$BIN/daemon/colltuned
+source scripts/lib/daemon.sh online-demo
 
 echo "== a wrong profile: scatter_as_bcast 'measured' twice as fast as the library"
 mpirun.openmpi -np 4 "$BIN/tests/e2e/seed_profile_openmpi" --server "$SERVER" \

@@ -9,6 +9,7 @@
 #   penalty; tuned/default), and the selection violations found.
 #
 #   scripts/native_tuning.sh [--np 4] [--mpich-np 2] [--launches 4] [--libraries "openmpi mpich"]
+#                            [--keep DIR]   (campaign and evaluate outputs, per point)
 #
 # MPICH busy-polls: with more processes than cores (4 on this 2-core
 # machine) every collective takes milliseconds and no timing means anything,
@@ -20,12 +21,14 @@ NP=4
 MPICH_NP=2
 LAUNCHES=4
 LIBRARIES="openmpi mpich"
+KEEP=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --np) NP=$2; shift 2 ;;
     --mpich-np) MPICH_NP=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
     --libraries) LIBRARIES=$2; shift 2 ;;
+    --keep) KEEP=$2; shift 2 ;;
     *) echo "usage: scripts/native_tuning.sh [--np N] [--mpich-np N] [--launches N] [--libraries LIST]" >&2; exit 2 ;;
   esac
 done
@@ -36,17 +39,7 @@ BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
 COLLTUNED=$BIN/daemon/colltuned
 COLLTUNE=$BIN/cli/colltune
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-WORK=$(mktemp -d /tmp/colltune-native.XXXXXX)
-SERVER="unix:$WORK/colltuned.sock"
-"$COLLTUNED" --db "$WORK/colltune.db" --listen "$SERVER" 2>"$WORK/colltuned.log" &
-DAEMON=$!
-trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do
-  "$COLLTUNE" --server "$SERVER" profiles >/dev/null 2>&1 && break
-  sleep 0.1
-done
+source scripts/lib/daemon.sh native
 CT=("$COLLTUNE" --server "$SERVER")
 
 for lib in $LIBRARIES; do
@@ -63,6 +56,9 @@ for lib in $LIBRARIES; do
   "${CT[@]}" evaluate --mpi "$lib" --np "$np" --bench "$bench" </dev/null \
     >"$WORK/$lib-evaluate.txt" 2>&1 || true
   grep "^evaluate:" "$WORK/$lib-evaluate.txt" || tail -n 20 "$WORK/$lib-evaluate.txt"
+  if [ -n "$KEEP" ]; then
+    mkdir -p "$KEEP" && cp "$WORK/$lib-campaign.txt" "$WORK/$lib-evaluate.txt" "$KEEP/"
+  fi
   library=$([ "$lib" = openmpi ] && echo "Open MPI" || echo MPICH)
   profile=$("${CT[@]}" table --library "$library" --comm-size "$np" --json 2>/dev/null |
     python3 -c 'import json,sys; s=json.load(sys.stdin)["section"]; print(s["profile_id"] if s else 0)' 2>/dev/null || echo 0)
