@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   using colltune::bench::Options;
   {
     // Open MPI forces its own algorithms only with dynamic rules on at init.
-    colltune::shim::NativeInitScope natives;
+    colltune::shim::NativeInitScope natives(/*enabled=*/true);
     PMPI_Init(&argc, &argv);
   }
   int rank = 0;

@@ -62,14 +62,11 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
   b->fixed_nrep = o.nrep == "auto" ? 0 : std::stoi(o.nrep);
   if (o.natives || o.list_algorithms) {
     std::vector<std::string> notes;
-    b->natives = shim::NativeAlgorithms::Discover(MPI_THREAD_SINGLE, &notes);
-    int usable = b->natives->control() != shim::NativeControl::kNone;
-    int everywhere = 0;
-    PMPI_Allreduce(&usable, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+    b->natives = shim::NativeAlgorithms::DiscoverEverywhere(MPI_THREAD_SINGLE, comm, &notes);
     if (b->rank == 0) {
       for (const std::string& n : notes) fprintf(stderr, "colltune-bench: %s\n", n.c_str());
     }
-    if (everywhere) {
+    if (b->natives->control() != shim::NativeControl::kNone) {
       b->native_comms = std::make_unique<shim::NativeComms>(kNumNatives);
       b->env.natives = b->natives.get();
       b->env.native_comms = b->native_comms.get();

@@ -79,11 +79,6 @@ struct FileNames {
   int ompi_id;
   std::string_view ompi_algorithms;
   Measure ompi_measure;
-  // Forced, these combine out of rank order (coll/tuned's fixed decision
-  // checks commutativity, a rule does not): wrong for a non-commutative
-  // operation, which the rules file cannot tell apart (measured,
-  // docs/library-controls.md; the shim's OpenMpiKeepsOrder).
-  std::string_view ompi_unordered;
   // MPICH: leaves are "algorithm=MPIR_<mpich_coll>_intra_<name>", or
   // "..._allcomm_<name>" for the names in mpich_allcomm (those that serve
   // inter-communicators too); mpich_condition is the selection key that
@@ -100,34 +95,34 @@ struct FileNames {
 // elements, not bytes, and scan has no message-size condition at all.
 constexpr FileNames kFileNames[] = {
     {Collective::kAllgather, 0, "linear bruck recursive_doubling ring neighbor two_proc",
-     Measure::kKeyTimesSize, "", "Allgather", "nb", "total_msg_size",
+     Measure::kKeyTimesSize, "Allgather", "nb", "total_msg_size",
      Measure::kKeyTimesSize},
     {Collective::kAllreduce, 2,
      "basic_linear nonoverlapping recursive_doubling ring segmented_ring rabenseifner",
-     Measure::kKey, "ring segmented_ring", "Allreduce", "nb", "avg_msg_size",
+     Measure::kKey, "Allreduce", "nb", "avg_msg_size",
      Measure::kKey},
     {Collective::kAlltoall, 3, "linear pairwise modified_bruck linear_sync two_proc",
-     Measure::kKeyTimesSize, "", "Alltoall", "nb", "avg_msg_size", Measure::kKey},
+     Measure::kKeyTimesSize, "Alltoall", "nb", "avg_msg_size", Measure::kKey},
     {Collective::kBcast, 7,
      "basic_linear chain pipeline split_binary_tree binary_tree binomial knomial "
      "scatter_allgather scatter_allgather_ring",
-     Measure::kKey, "", "Bcast", "nb", "avg_msg_size", Measure::kKey},
+     Measure::kKey, "Bcast", "nb", "avg_msg_size", Measure::kKey},
     {Collective::kGather, 9, "basic_linear binomial linear_sync", Measure::kKeyTimesSize,
-     "", "Gather", "nb", "", Measure::kOther},
-    {Collective::kGatherv, 10, "", Measure::kOther, "", "Gatherv", "linear nb", "",
+     "Gather", "nb", "", Measure::kOther},
+    {Collective::kGatherv, 10, "", Measure::kOther, "Gatherv", "linear nb", "",
      Measure::kOther},
     {Collective::kReduce, 11,
      "linear chain pipeline binary binomial in-order_binary rabenseifner", Measure::kKey,
-     "chain pipeline binary binomial", "Reduce", "nb", "avg_msg_size", Measure::kKey},
+     "Reduce", "nb", "avg_msg_size", Measure::kKey},
     {Collective::kReduceScatterBlock, 13,
      "basic_linear recursive_doubling recursive_halving butterfly",
-     Measure::kKeyTimesSize, "", "Reduce_scatter_block", "nb", "total_msg_size",
+     Measure::kKeyTimesSize, "Reduce_scatter_block", "nb", "total_msg_size",
      Measure::kKeyTimesSize},
-    {Collective::kScan, 14, "linear recursive_doubling", Measure::kOther, "", "Scan",
+    {Collective::kScan, 14, "linear recursive_doubling", Measure::kOther, "Scan",
      "nb", "", Measure::kOther},
     {Collective::kScatter, 15, "basic_linear binomial linear_nb", Measure::kKeyTimesSize,
-     "", "Scatter", "nb", "", Measure::kOther},
-    {Collective::kScatterv, 16, "", Measure::kOther, "", "Scatterv", "linear nb", "",
+     "Scatter", "nb", "", Measure::kOther},
+    {Collective::kScatterv, 16, "", Measure::kOther, "Scatterv", "linear nb", "",
      Measure::kOther},
 };
 static_assert(std::size(kFileNames) == kNumCollectives);
@@ -263,10 +258,12 @@ struct Target {
                  : "the MPICH library found has no " + MpichLeaf(c, a);
     }
     if (OmpiNumber(c, a) == 0) return "Open MPI 4.1.4 has no such algorithm";
-    // Open MPI's two-process algorithms fail on other sizes instead of
-    // falling back (the shim runs them on 2 processes only).
-    if (name == "two_proc" && !(lo == 2 && hi == 2)) return "it runs on 2 processes only";
-    if (!assume_commutative && HasWord(kFileNames[IndexOf(c)].ompi_unordered, name)) {
+    // Limits the catalogue knows and the shim keeps too.
+    const AlgorithmInfo& info = InfoOf(a);
+    if (info.only_size != 0 && !(lo == info.only_size && hi == info.only_size)) {
+      return "it runs on " + std::to_string(info.only_size) + " processes only";
+    }
+    if (!assume_commutative && (info.unordered & kOpenMpi)) {
       return "wrong for non-commutative operations, which Open MPI's rules cannot tell "
              "apart (--assume-commutative exports it)";
     }

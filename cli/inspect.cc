@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/str_join.h"
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/rpc.h"
@@ -32,10 +34,10 @@ json SectionJson(const v1::TableSection& s) {
 
 namespace {
 
-std::string LibrariesOf(const AlgorithmInfo& info) {
-  std::string out;
-  if (info.libraries & kOpenMpi) out = "Open MPI";
-  if (info.libraries & kMpich) out += out.empty() ? "MPICH" : ", MPICH";
+std::vector<std::string> LibrariesOf(const AlgorithmInfo& info) {
+  std::vector<std::string> out;
+  if (info.libraries & kOpenMpi) out.push_back("Open MPI");
+  if (info.libraries & kMpich) out.push_back("MPICH");
   return out;
 }
 
@@ -64,20 +66,18 @@ int Algorithms(bool as_json, const std::string& library) {
       if (!Implements(alg, coll)) continue;
       const AlgorithmInfo& info = InfoOf(alg);
       if (info.native() && family != 0 && !(info.libraries & family)) continue;
+      const std::vector<std::string> libraries = LibrariesOf(info);
       const std::string summary =
-          info.native() ? "the library's own, forced (" + LibrariesOf(info) + ")"
-                        : std::string(info.summary);
+          info.native()
+              ? "the library's own, forced (" + absl::StrJoin(libraries, ", ") + ")"
+              : std::string(info.summary);
       if (as_json) {
         json row = {{"collective", InfoOf(coll).name},
                     {"algorithm", info.name},
                     {"guideline", info.guideline},
                     {"native", info.native()},
                     {"summary", summary}};
-        if (info.native()) {
-          row["libraries"] = json::array();
-          if (info.libraries & kOpenMpi) row["libraries"].push_back("Open MPI");
-          if (info.libraries & kMpich) row["libraries"].push_back("MPICH");
-        }
+        if (info.native()) row["libraries"] = libraries;
         out.push_back(row);
       } else {
         printf("%-22s %-44s %-6s %s\n", std::string(InfoOf(coll).name).c_str(),

@@ -18,10 +18,31 @@ constexpr CollectiveInfo kCollectives[kNumCollectives] = {
     {Collective::kScatterv, "scatterv", "MPI_Scatterv", true},
 };
 
+// Where a forced native algorithm is wrong for non-commutative operations,
+// and the size it is limited to (AlgorithmInfo; docs/library-controls.md).
+constexpr uint8_t Unordered(Collective c, std::string_view name) {
+  if (c == Collective::kAllreduce) {
+    return name == "native:ring" || name == "native:segmented_ring" ? kOpenMpi : 0;
+  }
+  if (c == Collective::kReduce) {
+    return name == "native:chain" || name == "native:pipeline" ||
+                   name == "native:binary" || name == "native:binomial"
+               ? kOpenMpi
+               : 0;
+  }
+  return 0;
+}
+
 constexpr AlgorithmInfo Native(int i, Collective c, std::string_view name,
                                uint8_t libraries) {
-  return {static_cast<Algorithm>(static_cast<int>(Algorithm::kFirstNative) + i), c, name,
-          "", "the library's own algorithm of this name, forced", libraries};
+  return {static_cast<Algorithm>(static_cast<int>(Algorithm::kFirstNative) + i),
+          c,
+          name,
+          "",
+          "the library's own algorithm of this name, forced",
+          libraries,
+          Unordered(c, name),
+          static_cast<uint8_t>(name == "native:two_proc" ? 2 : 0)};
 }
 
 constexpr AlgorithmInfo kAlgorithms[kNumAlgorithms] = {

@@ -70,7 +70,7 @@ enum class Outcome {
 // empty buffers (NULL, two equal ones), so a mock-up's inner calls could
 // raise an error the library's collective would not. Irregular collectives
 // have no rank-invariant size; their mock-ups handle empty blocks.
-// OpOf's detector: true_type for call types with an `op` member.
+// True for call types with an `op` member (the reductions).
 template <class Call>
 auto HasOp(const Call& c) -> decltype(c.op, std::true_type{});
 std::false_type HasOp(...);
@@ -78,16 +78,6 @@ std::false_type HasOp(...);
 template <class Call>
 bool MovesNothing(const Call& call, const CollEnv& env) {
   return !InfoOf(Call::kCollective).irregular && call.KeyBytes(env.rank) == 0;
-}
-
-// The reduction operation of a call, or MPI_OP_NULL.
-template <class Call>
-MPI_Op OpOf(const Call& call) {
-  if constexpr (std::is_same_v<decltype(HasOp(call)), std::true_type>) {
-    return call.op;
-  } else {
-    return MPI_OP_NULL;
-  }
 }
 
 // Whether the library's own algorithm `id` can run `call` (rank-invariant:

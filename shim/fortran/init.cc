@@ -11,6 +11,7 @@
 #include "shim/fortran/fortran.h"
 #include "shim/intercept/export.h"
 #include "shim/native/native.h"
+#include "shim/runtime/config.h"
 #include "shim/runtime/runtime.h"
 
 namespace colltune::shim::fortran {
@@ -46,7 +47,7 @@ void Start(MPI_Fint rc) {
 
 void Init(MPI_Fint* ierror) {
   MPI_Fint rc = MPI_SUCCESS;
-  NativeInitScope native;
+  NativeInitScope native(!DisabledByEnvironment());
   if (InitFn f = Routine<InitFn>(kInit)) {
     f(&rc);
   } else {
@@ -58,7 +59,7 @@ void Init(MPI_Fint* ierror) {
 
 void InitThread(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
   MPI_Fint rc = MPI_SUCCESS;
-  NativeInitScope native;
+  NativeInitScope native(!DisabledByEnvironment());
   if (InitThreadFn f = Routine<InitThreadFn>(kInitThread)) {
     f(required, provided, &rc);
   } else {

@@ -3,6 +3,7 @@
 // library's, whatever the shim's own start-up met.
 #include "shim/intercept/export.h"
 #include "shim/native/native.h"
+#include "shim/runtime/config.h"
 #include "shim/runtime/runtime.h"
 
 using colltune::shim::Runtime;
@@ -10,7 +11,7 @@ using colltune::shim::Runtime;
 COLLTUNE_EXPORT int MPI_Init(int* argc, char*** argv) {
   int rc;
   {
-    colltune::shim::NativeInitScope native;
+    colltune::shim::NativeInitScope native(!colltune::shim::DisabledByEnvironment());
     rc = PMPI_Init(argc, argv);
   }
   if (rc != MPI_SUCCESS) return rc;
@@ -24,7 +25,7 @@ COLLTUNE_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required,
                                     int* provided) {
   int rc;
   {
-    colltune::shim::NativeInitScope native;
+    colltune::shim::NativeInitScope native(!colltune::shim::DisabledByEnvironment());
     rc = PMPI_Init_thread(argc, argv, required, provided);
   }
   if (rc != MPI_SUCCESS) return rc;

@@ -86,21 +86,12 @@ std::optional<std::vector<std::string>> ParseMpichList(
   return names;
 }
 
-// Open MPI's algorithms that give the right result for a non-commutative
-// operation. Forced algorithms skip the commutativity check its fixed rules
-// make: ring and segmented ring (allreduce) and the generic reduce trees
-// combine out of rank order, silently (measured at 3 and 4 processes,
-// docs/library-controls.md); rabenseifner falls back to linear by itself.
-bool OpenMpiKeepsOrder(Collective c, std::string_view name) {
-  switch (c) {
-    case Collective::kAllreduce:
-      return name != "ring" && name != "segmented_ring";
-    case Collective::kReduce:
-      return name == "linear" || name == "in-order_binary" || name == "rabenseifner";
-    default:
-      return true;  // scan, reduce_scatter_block: order kept; others: no operation
-  }
-}
+// The library this shim is built for, as the catalogue's NativeLibrary bit.
+#if defined(OPEN_MPI)
+constexpr uint8_t kLibrary = kOpenMpi;
+#else
+constexpr uint8_t kLibrary = kMpich;
+#endif
 
 }  // namespace
 
@@ -243,16 +234,6 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
         continue;
       }
       n->value_[IndexOf(*id)] = value;
-#if defined(OPEN_MPI)
-      n->order_safe_[IndexOf(*id)] = OpenMpiKeepsOrder(c, name);
-      // Open MPI's two-process algorithms fail on any other size
-      // (MPI_ERR_UNSUPPORTED_OPERATION) instead of falling back.
-      if (name == "two_proc") n->only_size_[IndexOf(*id)] = 2;
-#else
-      // MPICH checks each forced algorithm's restrictions (commutativity
-      // among them) and runs its automatic choice where they fail.
-      n->order_safe_[IndexOf(*id)] = true;
-#endif
       any = true;
     }
   }
@@ -260,15 +241,31 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
   return n;
 }
 
+std::unique_ptr<NativeAlgorithms> NativeAlgorithms::DiscoverEverywhere(
+    int thread_level, MPI_Comm comm, std::vector<std::string>* notes) {
+  std::unique_ptr<NativeAlgorithms> n = Discover(thread_level, notes);
+  int usable = n->control_ != NativeControl::kNone ? 1 : 0;
+  int everywhere = 0;
+  if (PMPI_Allreduce(&usable, &everywhere, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) {
+    everywhere = 0;
+  }
+  if (!everywhere) n->control_ = NativeControl::kNone;
+  return n;
+}
+
 bool NativeAlgorithms::OrderOk(Algorithm a, MPI_Op op) const {
-  if (op == MPI_OP_NULL || order_safe_[IndexOf(a)]) return true;
+  // MPICH checks each forced algorithm's restrictions (commutativity among
+  // them) itself and runs its automatic choice where they fail; the
+  // catalogue knows where Open MPI does not (AlgorithmInfo::unordered).
+  if (op == MPI_OP_NULL || !(InfoOf(a).unordered & kLibrary)) return true;
   int commutes = 0;
   return PMPI_Op_commutative(op, &commutes) == MPI_SUCCESS && commutes;
 }
 
 bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms, int size) const {
   if (!Has(a)) return false;
-  if (only_size_[IndexOf(a)] != 0 && only_size_[IndexOf(a)] != size) return false;
+  const int only = InfoOf(a).only_size;
+  if (only != 0 && only != size) return false;
   if (control_ == NativeControl::kPerCall) return true;
   return comms != nullptr && (comms->Has(a) || !comms->Full());
 }
@@ -347,11 +344,9 @@ namespace {
 constexpr char kDynamicRules[] = "OMPI_MCA_coll_tuned_use_dynamic_rules";
 }  // namespace
 
-NativeInitScope::NativeInitScope() {
+NativeInitScope::NativeInitScope(bool enabled) {
 #if defined(OPEN_MPI)
-  const char* disable = getenv("COLLTUNE_DISABLE");
-  if (disable != nullptr && disable[0] != '\0' && strcmp(disable, "0") != 0) return;
-  if (getenv(kDynamicRules) != nullptr) return;
+  if (!enabled || getenv(kDynamicRules) != nullptr) return;
   set_ = setenv(kDynamicRules, "1", 0) == 0;
 #endif
 }

@@ -62,6 +62,10 @@ class NativeAlgorithms {
   // the library lists that colltune does not know, controls that are off.
   static std::unique_ptr<NativeAlgorithms> Discover(int thread_level,
                                                     std::vector<std::string>* notes);
+  // Discover on every process of `comm` (collective), usable on all of them
+  // or on none (the thread level may differ by rank).
+  static std::unique_ptr<NativeAlgorithms> DiscoverEverywhere(
+      int thread_level, MPI_Comm comm, std::vector<std::string>* notes);
   ~NativeAlgorithms();  // frees the MPI_T handles, then MPI_T
 
   NativeControl control() const { return control_; }
@@ -69,8 +73,6 @@ class NativeAlgorithms {
   bool Has(Algorithm a) const {
     return control_ != NativeControl::kNone && value_[IndexOf(a)] >= 0;
   }
-  // Turns every algorithm off (ranks disagreed on usability).
-  void Disable() { control_ = NativeControl::kNone; }
   const std::vector<Listed>& listed() const { return listed_; }
   // The control value of `a` (-1 if not offered).
   int ValueOf(Algorithm a) const { return value_[IndexOf(a)]; }
@@ -100,10 +102,6 @@ class NativeAlgorithms {
   std::array<int, kNumAlgorithms> value_;
   std::array<MPI_T_cvar_handle, kNumCollectives> handle_{};
   std::array<bool, kNumCollectives> has_handle_{};
-  // Open MPI: algorithms that keep rank order for non-commutative ops.
-  std::array<bool, kNumAlgorithms> order_safe_{};
-  // The only communicator size an algorithm runs on, 0 for any.
-  std::array<int, kNumAlgorithms> only_size_{};
   std::vector<Listed> listed_;
 };
 
@@ -144,13 +142,14 @@ class NativeComms {
 // Around PMPI_Init/PMPI_Init_thread: Open MPI takes forced algorithms into
 // account only if coll_tuned_use_dynamic_rules is on at MPI_Init, and MPI_T
 // cannot turn it on later, so the shim sets it in the environment for the
-// library's start (unless the user set it, or COLLTUNE_DISABLE is on) and
+// library's start (unless the user set it, or `enabled` is false: the shim
+// is disabled) and
 // takes it out again afterwards (child processes must not inherit it). With
 // no rules file and nothing forced, Open MPI's dynamic decision falls back to
 // its fixed rules: the job's communicators behave as before. No-op for MPICH.
 class NativeInitScope {
  public:
-  NativeInitScope();
+  explicit NativeInitScope(bool enabled);
   ~NativeInitScope();
   NativeInitScope(const NativeInitScope&) = delete;
   NativeInitScope& operator=(const NativeInitScope&) = delete;

@@ -113,15 +113,10 @@ std::unique_ptr<NativeAlgorithms> PrepareNatives(Table* table, const JobContext&
   if (!NamesNatives(*table)) return nullptr;
   std::vector<std::string> notes;
   std::unique_ptr<NativeAlgorithms> natives;
+  // The library comes from the broadcast table and context: the same on
+  // every rank, so all ranks or none discover.
   const bool foreign = !table->library.empty() && table->library != context.library;
-  if (!foreign) natives = NativeAlgorithms::Discover(thread_level, &notes);
-  // Usable on every rank or on none (the thread level may differ by rank).
-  int usable = natives && natives->control() != NativeControl::kNone ? 1 : 0;
-  int everywhere = 0;
-  if (PMPI_Allreduce(&usable, &everywhere, 1, MPI_INT, MPI_MIN, world) != MPI_SUCCESS) {
-    everywhere = 0;
-  }
-  if (natives && !everywhere) natives->Disable();
+  if (!foreign) natives = NativeAlgorithms::DiscoverEverywhere(thread_level, world, &notes);
   if (root) {
     for (const std::string& note : notes) LogInfo(2, "%s", note.c_str());
     if (foreign) {
