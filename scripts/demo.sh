@@ -2,7 +2,7 @@
 # The main job, end to end on this machine: install what is missing, build,
 # start colltuned on a temporary database, run a tuning campaign (colltune
 # campaign: 5 mpirun launches of colltune-bench, NREP-estimated repetitions)
-# on 4 processes, print the decision table and the guideline violations,
+# on 4 processes, print the decision table and the violations (guideline and selection),
 # then run an ordinary MPI program with and without the shim and print both
 # timings.
 #
@@ -47,7 +47,7 @@ echo "== decision table for $NP processes"
 PROFILE=$("$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --json |
   python3 -c 'import json,sys; s=json.load(sys.stdin)["section"]; print(s["profile_id"] if s else 0)')
 if [ "$PROFILE" -gt 0 ]; then
-  echo "== guideline violations of the MPI library (profile $PROFILE)"
+  echo "== violations of the MPI library (guideline and selection) (profile $PROFILE)"
   "$COLLTUNE" --server "$SERVER" violations --profile "$PROFILE"
 fi
 if [ "$EVALUATE" -eq 1 ]; then
