@@ -95,8 +95,9 @@ struct Row {
   Summary summary;
 };
 
-// A point of the campaign: a size, and for gatherv and scatterv a block-size
-// distribution whose average block that size is.
+// A point of the campaign: a size, and for irregular collectives a
+// block-size distribution (whose average block, or total, that size is:
+// workload.h).
 struct Point {
   int64_t requested;
   std::optional<Problem> problem;
@@ -107,11 +108,15 @@ struct Point {
 
 std::vector<Point> PointsOf(Collective c, const Bench& b) {
   std::vector<Point> points;
-  if (!InfoOf(c).irregular) {
+  const CollectiveInfo& info = InfoOf(c);
+  if (!info.irregular) {
+    if (info.key == SizeKey::kNone) return {{0, std::nullopt}};  // barrier
     for (int64_t bytes : b.sizes) points.push_back({bytes, std::nullopt});
     return points;
   }
-  for (int64_t bytes : b.irregular_sizes) {
+  const std::vector<int64_t>& sizes =
+      info.key == SizeKey::kTotalBytes ? b.total_sizes : b.irregular_sizes;
+  for (int64_t bytes : sizes) {
     for (Problem problem : kAllProblems) points.push_back({bytes, problem});
   }
   return points;

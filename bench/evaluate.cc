@@ -32,6 +32,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@
 #include "bench/measure.h"
 #include "bench/options.h"
 #include "client/client.h"
+#include "common/problems.h"
 #include "common/stats.h"
 #include "common/table.h"
 #include "shim/runtime/cache.h"
@@ -159,12 +161,19 @@ int RunEvaluate(const Options& o, Bench& b) {
   std::vector<Point> points;
   std::set<int> natives;  // the library's own algorithms measured, any point
   for (Collective c : b.collectives) {
-    // gatherv and scatterv are judged on seed 000's block distributions by
-    // their campaign points and by `colltune-bench --irregular`, not here.
-    if (InfoOf(c).irregular) continue;
+    // Irregular collectives are evaluated at one distribution, random block
+    // sizes (seed 000's "random"), over their sizes: the campaign measured
+    // all six, and a decision had to hold over all of them.
+    const CollectiveInfo& info = InfoOf(c);
+    const std::optional<Problem> problem =
+        info.irregular ? std::optional<Problem>(Problem::kRandom) : std::nullopt;
+    const std::vector<int64_t>& sizes =
+        !info.irregular                     ? b.sizes
+        : info.key == SizeKey::kTotalBytes ? b.total_sizes
+                                            : b.irregular_sizes;
     std::set<int64_t> seen;
-    for (int64_t requested : b.sizes) {
-      auto w = Workload::Make(c, requested, b.reduce, b.env);
+    for (int64_t requested : sizes) {
+      auto w = Workload::Make(c, requested, b.reduce, b.env, problem);
       if (!seen.insert(w->bytes()).second) continue;
       // Default, the mock-ups and the library's own algorithms: all of them
       // are candidates of the oracle.
@@ -173,8 +182,8 @@ int RunEvaluate(const Options& o, Bench& b) {
         if (IsNative(a)) natives.insert(IndexOf(a));
       }
       // Tuned: what the shim would run for this call.
-      Algorithm tuned = dispatch.forced(c).value_or(
-          slices[IndexOf(c)].Lookup(static_cast<uint64_t>(w->bytes())));
+      const uint64_t key = info.key == SizeKey::kNone ? 0 : static_cast<uint64_t>(w->bytes());
+      Algorithm tuned = dispatch.forced(c).value_or(slices[IndexOf(c)].Lookup(key));
       if (!w->Eligible(tuned)) tuned = Algorithm::kDefault;
       std::vector<Algorithm> series = algorithms;
       series.push_back(tuned);  // measured as a series of its own

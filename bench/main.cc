@@ -42,8 +42,13 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(size_check);
   app.add_option("--irregular-sizes", o.irregular_sizes,
-                 "gatherv, scatterv: average block sizes in bytes, each measured "
-                 "with seed 000's six block-size distributions")
+                 "gatherv, scatterv, alltoallv, alltoallw: average block sizes in "
+                 "bytes, each measured with seed 000's six block-size distributions")
+      ->delimiter(',')
+      ->check(size_check);
+  app.add_option("--total-sizes", o.total_sizes,
+                 "allgatherv, reduce_scatter: total sizes in bytes (their size key), "
+                 "each measured with the six distributions scaled to it")
       ->delimiter(',')
       ->check(size_check);
   app.add_option("--nrep", o.nrep,

@@ -21,14 +21,20 @@ namespace colltune::bench {
 struct Options {
   std::string server;
   std::vector<std::string> collectives = {
-      "allgather", "allreduce", "alltoall", "bcast", "gather", "gatherv",
-      "reduce", "reduce_scatter_block", "scan", "scatter", "scatterv"};
+      "allgather", "allgatherv", "allreduce", "alltoall", "alltoallv",
+      "alltoallw", "barrier", "bcast", "exscan", "gather", "gatherv", "reduce",
+      "reduce_scatter", "reduce_scatter_block", "scan", "scatter", "scatterv"};
   std::vector<std::string> sizes = {"1",    "8",    "64",   "256",  "1K",
                                     "4K",   "16K",  "32K",  "64K",  "128K",
                                     "256K", "512K", "1M"};
-  // gatherv and scatterv: average block sizes, each measured with seed
-  // 000's six block-size distributions (common/problems.h).
+  // Irregular collectives keyed on no size (gatherv, scatterv, alltoallv,
+  // alltoallw): average block sizes, each measured with seed 000's six
+  // block-size distributions (common/problems.h).
   std::vector<std::string> irregular_sizes = {"8", "256", "8K"};
+  // Irregular collectives keyed on the total size (allgatherv,
+  // reduce_scatter): total sizes, each measured with the six distributions
+  // scaled to it; decisions are per total size, so these span the axis.
+  std::vector<std::string> total_sizes = {"64", "4K", "64K", "1M"};
   std::string campaign;
   int launch = 0;
   std::string cluster;
@@ -80,6 +86,7 @@ struct Bench {
   std::vector<Collective> collectives;
   std::vector<int64_t> sizes;
   std::vector<int64_t> irregular_sizes;
+  std::vector<int64_t> total_sizes;
   std::unique_ptr<Synchronizer> sync;
   int fixed_nrep = 0;  // 0: estimate (NREP)
 };

@@ -46,6 +46,11 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
     ParseSize(s, &bytes);
     b->irregular_sizes.push_back(bytes);
   }
+  for (const std::string& s : o.total_sizes) {
+    int64_t bytes = 0;
+    ParseSize(s, &bytes);
+    b->total_sizes.push_back(bytes);
+  }
   const std::map<std::string, ReduceType> reduce_types = {
       {"double", {MPI_DOUBLE, MPI_SUM}},
       {"int", {MPI_INT, MPI_SUM}},

@@ -1,5 +1,6 @@
 #include "bench/workload.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "shim/coll/algorithm.h"
@@ -9,6 +10,40 @@ namespace colltune::bench {
 namespace {
 
 constexpr int kRoot = 0;
+
+// The same seed on every rank: all agree on every block's size.
+std::vector<int> Counts(std::optional<Problem> problem, int p, int64_t b, uint64_t salt) {
+  return problem ? BlockCounts(*problem, p, b, 0x5eed0000u + static_cast<uint64_t>(b) + salt)
+                 : std::vector<int>(p, static_cast<int>(b));
+}
+
+// The distribution's shape with blocks summing to exactly `total` (the
+// remainder of the proportional share goes to the first ranks), so every
+// distribution of a point has the same size key.
+std::vector<int> CountsSummingTo(std::optional<Problem> problem, int p, int64_t total) {
+  std::vector<int> shape = Counts(problem, p, std::max<int64_t>(1, total / p), 0);
+  int64_t sum = 0;
+  for (int c : shape) sum += c;
+  std::vector<int> out(p);
+  int64_t given = 0;
+  for (int i = 0; i < p; ++i) {
+    out[i] = static_cast<int>(sum == 0 ? 0 : shape[i] * total / sum);
+    given += out[i];
+  }
+  for (int i = 0; given < total; i = (i + 1) % p, ++given) ++out[i];
+  return out;
+}
+
+std::vector<int> Displacements(const std::vector<int>& counts, int64_t* total) {
+  std::vector<int> displs(counts.size());
+  int64_t at = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    displs[i] = static_cast<int>(at);
+    at += counts[i];
+  }
+  *total = at;
+  return displs;
+}
 
 template <class Call>
 void Bind(const Call& call, const shim::CollEnv& env,
@@ -75,13 +110,66 @@ std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
       Bind(shim::ScatterCall{s, block, MPI_BYTE, r, block, MPI_BYTE, kRoot},
            env, &w->eligible_, &w->run_);
       break;
+    case Collective::kBarrier:
+      w->bytes_ = 0;
+      Bind(shim::BarrierCall{}, env, &w->eligible_, &w->run_);
+      break;
+    case Collective::kAllgatherv: {
+      w->counts_ = CountsSummingTo(problem, static_cast<int>(p), requested);
+      int64_t total = 0;
+      w->displs_ = Displacements(w->counts_, &total);
+      w->bytes_ = total;
+      bytes_of(total);
+      s = w->send_.data(), r = w->recv_.data();
+      Bind(shim::AllgathervCall{s, w->counts_[env.rank], MPI_BYTE, r, w->counts_.data(),
+                                w->displs_.data(), MPI_BYTE},
+           env, &w->eligible_, &w->run_);
+      break;
+    }
+    case Collective::kReduceScatter: {
+      w->counts_ = CountsSummingTo(problem, static_cast<int>(p), n);
+      w->bytes_ = static_cast<int64_t>(n) * elem;
+      bytes_of(w->bytes_);
+      s = w->send_.data(), r = w->recv_.data();
+      Bind(shim::ReduceScatterCall{s, r, w->counts_.data(), reduce.type, reduce.op}, env,
+           &w->eligible_, &w->run_);
+      break;
+    }
+    case Collective::kAlltoallv:
+    case Collective::kAlltoallw: {
+      w->bytes_ = block;
+      // Rank i's row is the distribution drawn for i; its receive counts are
+      // the column: what each rank sends it.
+      w->counts_.assign(p, 0);
+      w->rcounts_.assign(p, 0);
+      for (int i = 0; i < p; ++i) {
+        const std::vector<int> row = Counts(problem, static_cast<int>(p), block, i);
+        if (i == env.rank) w->counts_ = row;
+        w->rcounts_[i] = row[env.rank];
+      }
+      int64_t sent = 0, received = 0;
+      w->displs_ = Displacements(w->counts_, &sent);
+      w->rdispls_ = Displacements(w->rcounts_, &received);
+      w->send_.assign(static_cast<size_t>(sent) + 1, 1);
+      w->recv_.assign(static_cast<size_t>(received) + 1, 0);
+      s = w->send_.data(), r = w->recv_.data();
+      if (c == Collective::kAlltoallv) {
+        Bind(shim::AlltoallvCall{s, w->counts_.data(), w->displs_.data(), MPI_BYTE, r,
+                                 w->rcounts_.data(), w->rdispls_.data(), MPI_BYTE},
+             env, &w->eligible_, &w->run_);
+      } else {
+        w->types_.assign(p, MPI_BYTE);  // byte displacements = element ones
+        Bind(shim::AlltoallwCall{s, w->counts_.data(), w->displs_.data(), w->types_.data(),
+                                 r, w->rcounts_.data(), w->rdispls_.data(),
+                                 w->types_.data()},
+             env, &w->eligible_, &w->run_);
+      }
+      break;
+    }
     case Collective::kGatherv:
     case Collective::kScatterv: {
       w->bytes_ = block;
-      // The same seed on every rank: all agree on every block's size.
-      w->counts_ = problem ? BlockCounts(*problem, static_cast<int>(p), block,
-                                         0x5eed0000u + static_cast<uint64_t>(block))
-                           : std::vector<int>(p, block);
+      w->counts_ = Counts(problem, static_cast<int>(p), block, 0);
       w->displs_.resize(p);
       int64_t total = 0;
       for (int i = 0; i < p; ++i) {
@@ -105,10 +193,14 @@ std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
     case Collective::kAllreduce:
     case Collective::kReduce:
     case Collective::kScan:
+    case Collective::kExscan:
       w->bytes_ = static_cast<int64_t>(n) * elem;
       bytes_of(w->bytes_);
       s = w->send_.data(), r = w->recv_.data();
-      if (c == Collective::kAllreduce) {
+      if (c == Collective::kExscan) {
+        Bind(shim::ExscanCall{s, r, n, reduce.type, reduce.op}, env, &w->eligible_,
+             &w->run_);
+      } else if (c == Collective::kAllreduce) {
         Bind(shim::AllreduceCall{s, r, n, reduce.type, reduce.op}, env,
              &w->eligible_, &w->run_);
       } else if (c == Collective::kReduce) {

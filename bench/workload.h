@@ -4,9 +4,12 @@
 //
 // Message sizes are the contract's keys: per-process block bytes for
 // allgather, alltoall, gather, scatter and reduce_scatter_block; the whole
-// vector for the others. Gatherv and scatterv take a block-size distribution
-// (common/problems.h) with the size as its average block; without one every
-// block has that size. Data movement uses MPI_BYTE; reductions use MPI_SUM
+// vector for the others; 0 for barrier. Irregular collectives take a
+// block-size distribution (common/problems.h; without one every block has
+// the same size): gatherv, scatterv, alltoallv and alltoallw with the size as
+// its average block (alltoallv's rank i sends to rank j the j-th block of the
+// distribution drawn for i), allgatherv and reduce_scatter with the size as
+// the total of all blocks (their key), the distribution scaled to it. Data movement uses MPI_BYTE; reductions use MPI_SUM
 // on MPI_DOUBLE (or --reduce-type), so their sizes round up to whole elements.
 #ifndef COLLTUNE_BENCH_WORKLOAD_H_
 #define COLLTUNE_BENCH_WORKLOAD_H_
@@ -49,7 +52,8 @@ class Workload {
   Collective collective_ = Collective::kAllgather;
   int64_t bytes_ = 0;
   std::vector<char> send_, recv_;
-  std::vector<int> counts_, displs_;
+  std::vector<int> counts_, displs_, rcounts_, rdispls_;
+  std::vector<MPI_Datatype> types_;
   std::function<bool(Algorithm)> eligible_;
   std::function<int(Algorithm)> run_;
 };

@@ -97,16 +97,21 @@ constexpr FileNames kFileNames[] = {
     {Collective::kAllgather, 0, "linear bruck recursive_doubling ring neighbor two_proc",
      Measure::kKeyTimesSize, "Allgather", "nb", "total_msg_size",
      Measure::kKeyTimesSize},
+    {Collective::kAllgatherv, 1, "", Measure::kOther, "Allgatherv", "", "", Measure::kOther},
     {Collective::kAllreduce, 2,
      "basic_linear nonoverlapping recursive_doubling ring segmented_ring rabenseifner",
      Measure::kKey, "Allreduce", "nb", "avg_msg_size",
      Measure::kKey},
     {Collective::kAlltoall, 3, "linear pairwise modified_bruck linear_sync two_proc",
      Measure::kKeyTimesSize, "Alltoall", "nb", "avg_msg_size", Measure::kKey},
+    {Collective::kAlltoallv, 4, "", Measure::kOther, "Alltoallv", "", "", Measure::kOther},
+    {Collective::kAlltoallw, 5, "", Measure::kOther, "Alltoallw", "", "", Measure::kOther},
+    {Collective::kBarrier, 6, "", Measure::kOther, "Barrier", "", "", Measure::kOther},
     {Collective::kBcast, 7,
      "basic_linear chain pipeline split_binary_tree binary_tree binomial knomial "
      "scatter_allgather scatter_allgather_ring",
      Measure::kKey, "Bcast", "nb", "avg_msg_size", Measure::kKey},
+    {Collective::kExscan, 8, "", Measure::kOther, "Exscan", "", "", Measure::kOther},
     {Collective::kGather, 9, "basic_linear binomial linear_sync", Measure::kKeyTimesSize,
      "Gather", "nb", "", Measure::kOther},
     {Collective::kGatherv, 10, "", Measure::kOther, "Gatherv", "linear nb", "",
@@ -114,6 +119,8 @@ constexpr FileNames kFileNames[] = {
     {Collective::kReduce, 11,
      "linear chain pipeline binary binomial in-order_binary rabenseifner", Measure::kKey,
      "Reduce", "nb", "avg_msg_size", Measure::kKey},
+    {Collective::kReduceScatter, 12, "", Measure::kOther, "Reduce_scatter", "", "",
+     Measure::kOther},
     {Collective::kReduceScatterBlock, 13,
      "basic_linear recursive_doubling recursive_halving butterfly",
      Measure::kKeyTimesSize, "Reduce_scatter_block", "nb", "total_msg_size",
@@ -407,8 +414,8 @@ std::vector<Piece> KeyPieces(const Target& t, const Table& table, const Span& sp
     }
   }
   if (!covered) add(next, kNoUpperBound, std::nullopt);
-  // Irregular collectives' key is always 0: the choice at 0 is the choice.
-  if (InfoOf(c).irregular) return {{0, kNoUpperBound, out.front().native}};
+  // Collectives keyed on no size: the choice at 0 is the choice.
+  if (InfoOf(c).key == SizeKey::kNone) return {{0, kNoUpperBound, out.front().native}};
   return out;
 }
 

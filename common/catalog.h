@@ -20,18 +20,39 @@ namespace colltune {
 // Every collective the shim intercepts, in the contract's (alphabetical) order.
 enum class Collective : uint8_t {
   kAllgather,
+  kAllgatherv,
   kAllreduce,
   kAlltoall,
+  kAlltoallv,
+  kAlltoallw,
+  kBarrier,
   kBcast,
+  kExscan,
   kGather,
   kGatherv,
   kReduce,
+  kReduceScatter,
   kReduceScatterBlock,
   kScan,
   kScatter,
   kScatterv,
 };
-inline constexpr int kNumCollectives = 11;
+inline constexpr int kNumCollectives = 17;
+
+// What a collective's decisions are keyed on besides the communicator size
+// (the contract's rule 3: only values every rank computes identically).
+enum class SizeKey : uint8_t {
+  // The message size of the call, in bytes (count x MPI_Type_size).
+  kBytes,
+  // The total of all ranks' blocks in bytes, which every rank can add up
+  // from the counts array it holds (Allgatherv, Reduce_scatter).
+  kTotalBytes,
+  // None: no size all ranks know without communicating (Gatherv and
+  // Scatterv, whose counts only the root holds; Alltoallv and Alltoallw,
+  // where each rank holds its own row) or no data at all (Barrier). The key
+  // is 0 and a decision covers every call on the communicator.
+  kNone,
+};
 
 // Algorithm 0 is the MPI library's own implementation, valid for every
 // collective; every other algorithm belongs to exactly one collective.
@@ -72,9 +93,22 @@ enum class Algorithm : uint8_t {
   kScatterAsTuwTree,
   kGathervAsAllreduceGather,
   kScattervAsAllreduceScatter,
+  // The collectives added with issue 16 (docs/algorithms.md).
+  kAllgathervAsGathervBcast,
+  kAllgathervAsAllgatherPadded,
+  kAlltoallvAsAlltoallPadded,
+  kAlltoallvAsPairwiseSendrecv,
+  kAlltoallwAsAlltoallv,
+  kAlltoallwAsPairwiseSendrecv,
+  kBarrierAsAllreduce,
+  kBarrierAsDissemination,
+  kExscanAsScanShift,
+  kReducescatterAsReduceScatterv,
+  kReducescatterAsAllreduce,
+  kReducescatterAsReducescatterblockPadded,
   kFirstNative,  // the first of kNumNatives native algorithms
 };
-inline constexpr int kNumNatives = 72;
+inline constexpr int kNumNatives = 108;
 inline constexpr int kNumAlgorithms = static_cast<int>(Algorithm::kFirstNative) + kNumNatives;
 
 // The MPI libraries whose own algorithms colltune can force, as a bit mask.
@@ -89,9 +123,11 @@ struct CollectiveInfo {
   Collective id;
   std::string_view name;      // contract name, e.g. "reduce_scatter_block"
   std::string_view mpi_name;  // e.g. "MPI_Reduce_scatter_block"
-  // Irregular (v) collectives have no rank-invariant message size: their
-  // decisions depend on the communicator size only (message-size key 0).
+  // Irregular collectives (blocks of different sizes per rank): campaigns
+  // measure them at block-size distributions (common/problems.h), and a
+  // decision must hold over the distributions measured.
   bool irregular;
+  SizeKey key;
 };
 
 struct AlgorithmInfo {

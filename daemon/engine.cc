@@ -106,18 +106,22 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   return d;
 }
 
-// An irregular collective gets one decision for all sizes (engine.h): each
-// measured point is decided as a size is, and an algorithm wins if it is the
-// choice at a strict majority of points and default is significantly faster
-// than it (by the margin) at none. Nothing without a point measuring default.
-std::optional<Decision> DecideIrregular(Collective c, const ByPoint& points,
-                         const std::vector<Rule>& current, const EngineOptions& o) {
+// An irregular collective's points at one decided size (engine.h): each
+// measured point (block-size distribution) is decided as a size is, and an
+// algorithm wins if it is the choice at a strict majority of points and
+// default is significantly faster than it (by the margin) at none: a choice
+// must hold whatever the distribution of counts. Nothing without a point
+// measuring default.
+std::optional<SizeDecision> DecideAcross(Collective c, int64_t bytes,
+                                         const ByPoint& points,
+                                         const std::vector<Rule>& current,
+                                         const EngineOptions& o) {
   std::map<int, std::vector<SizeDecision>> won;  // algorithm -> its points
   int measured = 0;
   for (const auto& [point, algorithms] : points) {
     if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
     ++measured;
-    const SizeDecision d = DecideSize(c, 0, algorithms, current, o);
+    const SizeDecision d = DecideSize(c, bytes, algorithms, current, o);
     won[IndexOf(d.algorithm)].push_back(d);
   }
   if (measured == 0) return std::nullopt;
@@ -133,10 +137,6 @@ std::optional<Decision> DecideIrregular(Collective c, const ByPoint& points,
     }
     return false;
   };
-  Decision d;
-  d.rule.collective = c;
-  d.rule.min_bytes = 0;
-  d.rule.max_bytes = kNoUpperBound;
   int choice = IndexOf(Algorithm::kDefault);
   for (const auto& [a, decided] : won) {
     if (a != IndexOf(Algorithm::kDefault) && 2 * static_cast<int>(decided.size()) > measured &&
@@ -144,8 +144,7 @@ std::optional<Decision> DecideIrregular(Collective c, const ByPoint& points,
       choice = a;
     }
   }
-  d.rule.algorithm = static_cast<Algorithm>(choice);
-  d.rule.speedup = 1;
+  SizeDecision d{bytes, static_cast<Algorithm>(choice), 1.0, {}};
   if (choice == IndexOf(Algorithm::kDefault)) return d;
   // Evidence: the weakest of the points it won; speedup: geometric mean over
   // those points.
@@ -163,7 +162,7 @@ std::optional<Decision> DecideIrregular(Collective c, const ByPoint& points,
     campaigns.insert(s.evidence.campaigns.begin(), s.evidence.campaigns.end());
   }
   d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
-  d.rule.speedup = std::exp(log_sum / static_cast<double>(mine.size()));
+  d.speedup = std::exp(log_sum / static_cast<double>(mine.size()));
   return d;
 }
 
@@ -330,7 +329,7 @@ void ApplyOnline(const std::vector<JobMedian>& online,
   std::map<std::pair<int, uint64_t>, std::map<int, std::map<int64_t, double>>> by;
   std::map<std::pair<int, uint64_t>, uint64_t> bucket_max;
   for (const JobMedian& m : online) {
-    if (InfoOf(m.collective).irregular && m.min_bytes != 0) continue;
+    if (InfoOf(m.collective).key == SizeKey::kNone && m.min_bytes != 0) continue;
     by[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)][m.job] =
         m.median_seconds;
     bucket_max[{IndexOf(m.collective), m.min_bytes}] = m.max_bytes;
@@ -439,9 +438,33 @@ std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
     AppendRanges(coll, decided, &decisions);
   }
   for (const auto& [c, measured] : GroupIrregular(points)) {
-    if (std::optional<Decision> d =
-            DecideIrregular(static_cast<Collective>(c), measured, current, options)) {
-      decisions.push_back(*d);
+    const Collective coll = static_cast<Collective>(c);
+    if (InfoOf(coll).key == SizeKey::kTotalBytes) {
+      // Keyed on the total size: the distributions measured at each total
+      // size decide that size, and sizes become ranges as regular ones do.
+      std::map<int64_t, ByPoint> by_size;
+      for (const auto& [point, algorithms] : measured) {
+        by_size[point.second][point] = algorithms;
+      }
+      std::vector<SizeDecision> decided;
+      for (const auto& [bytes, at_size] : by_size) {
+        if (auto d = DecideAcross(coll, bytes, at_size, current, options)) {
+          decided.push_back(*d);
+        }
+      }
+      AppendRanges(coll, decided, &decisions);
+      continue;
+    }
+    // No size key: one decision for every call on the communicator.
+    if (auto d = DecideAcross(coll, 0, measured, current, options)) {
+      Decision whole;
+      whole.rule.collective = coll;
+      whole.rule.min_bytes = 0;
+      whole.rule.max_bytes = kNoUpperBound;
+      whole.rule.algorithm = d->algorithm;
+      whole.rule.speedup = d->speedup;
+      whole.evidence = d->evidence;
+      decisions.push_back(whole);
     }
   }
   std::stable_sort(decisions.begin(), decisions.end(),

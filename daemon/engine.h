@@ -26,12 +26,15 @@
 // One job is one sample, whatever it reports, so no single job moves a
 // decision. Finally administrators' pins override their ranges.
 //
-// Irregular collectives (gatherv, scatterv) are keyed by communicator size
-// only (no size all ranks know), so they get one decision for all sizes,
-// from campaign points that are (block-size distribution, average block
-// size) pairs: each point is decided as a size is, and an algorithm replaces
-// default if it is the choice at a strict majority of the points and default
-// is significantly faster than it, by the margin, at none.
+// Irregular collectives are measured at (block-size distribution, size)
+// points; at a size, an algorithm replaces default if it is the choice at a
+// strict majority of the distributions and default is significantly faster
+// than it, by the margin, at none. Those keyed on the total size
+// (allgatherv, reduce_scatter: SizeKey::kTotalBytes) are decided per size
+// and get ranges as regular ones do; those keyed on no size (gatherv,
+// scatterv, alltoallv, alltoallw) get one decision for all calls, over all
+// their points. Barrier, keyed on nothing and regular, is measured at size 0
+// and so gets one decision too.
 #ifndef COLLTUNE_DAEMON_ENGINE_H_
 #define COLLTUNE_DAEMON_ENGINE_H_
 

@@ -137,7 +137,7 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                      std::to_string(lim::kMaxMessageBytes) + ", got " +
                      std::to_string(m.msg_bytes()));
     }
-    // Irregular collectives' points are (distribution, average block size).
+    // Irregular collectives' points are (distribution, size).
     const bool irregular = InfoOf(*ParseCollective(m.collective())).irregular;
     if (irregular && !ParseProblem(m.problem())) {
       return Invalid(where + ".problem must name a block-size distribution of " +
@@ -146,7 +146,7 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                      "two_blocks), got '" + m.problem().substr(0, 64) + "'");
     }
     if (!irregular && !m.problem().empty()) {
-      return Invalid(where + ".problem is for gatherv and scatterv only, got '" +
+      return Invalid(where + ".problem is for irregular collectives only, got '" +
                      m.problem().substr(0, 64) + "' for " + m.collective());
     }
     if (!seen.insert({m.collective(), m.algorithm(), m.msg_bytes(), m.problem()})

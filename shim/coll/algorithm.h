@@ -68,17 +68,19 @@ enum class Outcome {
 // every rank) always runs the library's own collective: no composition does
 // nothing faster, and libraries differ in which pointers they accept for
 // empty buffers (NULL, two equal ones), so a mock-up's inner calls could
-// raise an error the library's collective would not. Irregular collectives
-// have no rank-invariant size; their mock-ups handle empty blocks.
+// raise an error the library's collective would not. Collectives keyed on
+// no size (SizeKey::kNone) are not judged by it: a Barrier moves nothing and
+// must still run, and the mock-ups of Gatherv or Alltoallv handle empty
+// blocks themselves.
+template <class Call>
+bool MovesNothing(const Call& call, const CollEnv& env) {
+  return InfoOf(Call::kCollective).key != SizeKey::kNone && call.KeyBytes(env) == 0;
+}
+
 // True for call types with an `op` member (the reductions).
 template <class Call>
 auto HasOp(const Call& c) -> decltype(c.op, std::true_type{});
 std::false_type HasOp(...);
-
-template <class Call>
-bool MovesNothing(const Call& call, const CollEnv& env) {
-  return !InfoOf(Call::kCollective).irregular && call.KeyBytes(env.rank) == 0;
-}
 
 // Whether the library's own algorithm `id` can run `call` (rank-invariant:
 // the same library, the same table, the same op on every rank).

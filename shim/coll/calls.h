@@ -4,6 +4,9 @@
 // implementation (through PMPI), and its message-size key: the byte count
 // every rank of the communicator computes identically (the contract's rule 3).
 // Decisions are taken on that key only, so all ranks pick the same algorithm.
+// Collectives keyed on no size (SizeKey::kNone) return 0; Allgatherv and
+// Reduce_scatter return the total of all blocks, which every rank adds up
+// from the counts it holds (O(p), computed only where a decision needs it).
 #ifndef COLLTUNE_SHIM_COLL_CALLS_H_
 #define COLLTUNE_SHIM_COLL_CALLS_H_
 
@@ -11,6 +14,7 @@
 
 #include "common/catalog.h"
 #include "shim/coll/datatype.h"
+#include "shim/coll/env.h"
 #include "shim/mpi/mpi.h"
 
 namespace colltune::shim {
@@ -24,6 +28,19 @@ inline int64_t Bytes(int count, MPI_Datatype type) {
   return size < 0 ? -1 : count * size;
 }
 
+// The sum of `n` counts times MPI_Type_size(type), or -1 if a count is
+// negative or the type invalid.
+inline int64_t TotalBytes(const int* counts, int n, MPI_Datatype type) {
+  int64_t total = 0;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] < 0) return -1;
+    total += counts[i];
+  }
+  if (total == 0) return 0;
+  const int64_t size = TypeSize(type);
+  return size < 0 ? -1 : total * size;
+}
+
 struct AllgatherCall {
   static constexpr Collective kCollective = Collective::kAllgather;
   const void* sendbuf;
@@ -33,13 +50,33 @@ struct AllgatherCall {
   int recvcount;
   MPI_Datatype recvtype;
 
-  int64_t KeyBytes(int /*rank*/) const {
+  int64_t KeyBytes(const CollEnv& /*env*/) const {
     return sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype)
                                    : Bytes(sendcount, sendtype);
   }
   int Native(MPI_Comm comm) const {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                           recvtype, comm);
+  }
+};
+
+struct AllgathervCall {
+  static constexpr Collective kCollective = Collective::kAllgatherv;
+  const void* sendbuf;
+  int sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  const int* recvcounts;
+  const int* displs;
+  MPI_Datatype recvtype;
+
+  // Every rank holds all counts: the total gathered, in bytes.
+  int64_t KeyBytes(const CollEnv& env) const {
+    return env.inter ? 0 : TotalBytes(recvcounts, env.size, recvtype);
+  }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                           recvtype, comm);
   }
 };
 
@@ -51,7 +88,7 @@ struct AllreduceCall {
   MPI_Datatype datatype;
   MPI_Op op;
 
-  int64_t KeyBytes(int /*rank*/) const { return Bytes(count, datatype); }
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return Bytes(count, datatype); }
   int Native(MPI_Comm comm) const {
     return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   }
@@ -66,7 +103,7 @@ struct AlltoallCall {
   int recvcount;
   MPI_Datatype recvtype;
 
-  int64_t KeyBytes(int /*rank*/) const {
+  int64_t KeyBytes(const CollEnv& /*env*/) const {
     return sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype)
                                    : Bytes(sendcount, sendtype);
   }
@@ -76,6 +113,50 @@ struct AlltoallCall {
   }
 };
 
+struct AlltoallvCall {
+  static constexpr Collective kCollective = Collective::kAlltoallv;
+  const void* sendbuf;
+  const int* sendcounts;
+  const int* sdispls;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  const int* recvcounts;
+  const int* rdispls;
+  MPI_Datatype recvtype;
+
+  // Each rank holds its own row of counts only: no rank-invariant size.
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return 0; }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                          rdispls, recvtype, comm);
+  }
+};
+
+struct AlltoallwCall {
+  static constexpr Collective kCollective = Collective::kAlltoallw;
+  const void* sendbuf;
+  const int* sendcounts;
+  const int* sdispls;  // in bytes
+  const MPI_Datatype* sendtypes;
+  void* recvbuf;
+  const int* recvcounts;
+  const int* rdispls;  // in bytes
+  const MPI_Datatype* recvtypes;
+
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return 0; }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                          rdispls, recvtypes, comm);
+  }
+};
+
+struct BarrierCall {
+  static constexpr Collective kCollective = Collective::kBarrier;
+
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return 0; }
+  int Native(MPI_Comm comm) const { return PMPI_Barrier(comm); }
+};
+
 struct BcastCall {
   static constexpr Collective kCollective = Collective::kBcast;
   void* buffer;
@@ -83,9 +164,23 @@ struct BcastCall {
   MPI_Datatype datatype;
   int root;
 
-  int64_t KeyBytes(int /*rank*/) const { return Bytes(count, datatype); }
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return Bytes(count, datatype); }
   int Native(MPI_Comm comm) const {
     return PMPI_Bcast(buffer, count, datatype, root, comm);
+  }
+};
+
+struct ExscanCall {
+  static constexpr Collective kCollective = Collective::kExscan;
+  const void* sendbuf;
+  void* recvbuf;
+  int count;
+  MPI_Datatype datatype;
+  MPI_Op op;
+
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return Bytes(count, datatype); }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
   }
 };
 
@@ -101,8 +196,8 @@ struct GatherCall {
 
   // The root's send arguments are ignored with MPI_IN_PLACE and the other
   // ranks' receive arguments always are; equal by the type-signature rule.
-  int64_t KeyBytes(int rank) const {
-    return rank == root ? Bytes(recvcount, recvtype)
+  int64_t KeyBytes(const CollEnv& env) const {
+    return env.rank == root ? Bytes(recvcount, recvtype)
                         : Bytes(sendcount, sendtype);
   }
   int Native(MPI_Comm comm) const {
@@ -123,7 +218,7 @@ struct GathervCall {
   int root;
 
   // No rank-invariant size exists: decisions use the communicator size only.
-  int64_t KeyBytes(int /*rank*/) const { return 0; }
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return 0; }
   int Native(MPI_Comm comm) const {
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                         displs, recvtype, root, comm);
@@ -139,9 +234,26 @@ struct ReduceCall {
   MPI_Op op;
   int root;
 
-  int64_t KeyBytes(int /*rank*/) const { return Bytes(count, datatype); }
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return Bytes(count, datatype); }
   int Native(MPI_Comm comm) const {
     return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  }
+};
+
+struct ReduceScatterCall {
+  static constexpr Collective kCollective = Collective::kReduceScatter;
+  const void* sendbuf;
+  void* recvbuf;
+  const int* recvcounts;
+  MPI_Datatype datatype;
+  MPI_Op op;
+
+  // Every rank holds all counts: the whole vector reduced, in bytes.
+  int64_t KeyBytes(const CollEnv& env) const {
+    return env.inter ? 0 : TotalBytes(recvcounts, env.size, datatype);
+  }
+  int Native(MPI_Comm comm) const {
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
 };
 
@@ -153,7 +265,7 @@ struct ReduceScatterBlockCall {
   MPI_Datatype datatype;
   MPI_Op op;
 
-  int64_t KeyBytes(int /*rank*/) const { return Bytes(recvcount, datatype); }
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return Bytes(recvcount, datatype); }
   int Native(MPI_Comm comm) const {
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op,
                                      comm);
@@ -168,7 +280,7 @@ struct ScanCall {
   MPI_Datatype datatype;
   MPI_Op op;
 
-  int64_t KeyBytes(int /*rank*/) const { return Bytes(count, datatype); }
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return Bytes(count, datatype); }
   int Native(MPI_Comm comm) const {
     return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   }
@@ -184,8 +296,8 @@ struct ScatterCall {
   MPI_Datatype recvtype;
   int root;
 
-  int64_t KeyBytes(int rank) const {
-    return rank == root ? Bytes(sendcount, sendtype)
+  int64_t KeyBytes(const CollEnv& env) const {
+    return env.rank == root ? Bytes(sendcount, sendtype)
                         : Bytes(recvcount, recvtype);
   }
   int Native(MPI_Comm comm) const {
@@ -205,7 +317,7 @@ struct ScattervCall {
   MPI_Datatype recvtype;
   int root;
 
-  int64_t KeyBytes(int /*rank*/) const { return 0; }
+  int64_t KeyBytes(const CollEnv& /*env*/) const { return 0; }
   int Native(MPI_Comm comm) const {
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
                          recvcount, recvtype, root, comm);

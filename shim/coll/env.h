@@ -16,6 +16,9 @@ struct CollEnv {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
+  // An inter-communicator: only the library's collectives run on it, and
+  // count arrays are sized by the remote group, not `size`.
+  bool inter = false;
   // Largest scratch need a call may have (COLLTUNE_MEM_BYTES, as broadcast by
   // rank 0, so every rank compares against the same number).
   uint64_t mem_budget = 0;

@@ -23,7 +23,7 @@ namespace {
 template <class Call>
 __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call) {
   constexpr Collective c = Call::kCollective;
-  const int64_t key = call.KeyBytes(s->env.rank);
+  const int64_t key = call.KeyBytes(s->env);
   const int bucket = histogram::BucketOf(key < 0 ? 0 : static_cast<uint64_t>(key));
   const CommObserver::EventPlan plan = s->observer->Plan(c, bucket);
   const Algorithm chosen = rt->Choose(*s, c, [&] { return key; });
@@ -63,7 +63,7 @@ __attribute__((noinline)) int Dispatch(Runtime* rt, const Call& call, MPI_Comm c
     }
   }
   const Algorithm algorithm =
-      rt->Choose(*s, Call::kCollective, [&] { return call.KeyBytes(s->env.rank); });
+      rt->Choose(*s, Call::kCollective, [&] { return call.KeyBytes(s->env); });
   if (algorithm == Algorithm::kDefault) return call.Native(comm);
   Outcome outcome;
   const int rc = Execute(algorithm, call, s->env, &outcome);
@@ -123,6 +123,13 @@ int Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
                               recvcount, recvtype);
 }
 
+int Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+               MPI_Comm comm) {
+  return Enter<AllgathervCall>(PMPI_Allgatherv, comm, sendbuf, sendcount, sendtype,
+                               recvbuf, recvcounts, displs, recvtype);
+}
+
 int Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
               MPI_Op op, MPI_Comm comm) {
   return Enter<AllreduceCall>(PMPI_Allreduce, comm, sendbuf, recvbuf, count, datatype,
@@ -135,8 +142,29 @@ int Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
                              recvcount, recvtype);
 }
 
+int Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return Enter<AlltoallvCall>(PMPI_Alltoallv, comm, sendbuf, sendcounts, sdispls, sendtype,
+                              recvbuf, recvcounts, rdispls, recvtype);
+}
+
+int Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return Enter<AlltoallwCall>(PMPI_Alltoallw, comm, sendbuf, sendcounts, sdispls,
+                              sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
+}
+
+int Barrier(MPI_Comm comm) { return Enter<BarrierCall>(PMPI_Barrier, comm); }
+
 int Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return Enter<BcastCall>(PMPI_Bcast, comm, buffer, count, datatype, root);
+}
+
+int Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+           MPI_Comm comm) {
+  return Enter<ExscanCall>(PMPI_Exscan, comm, sendbuf, recvbuf, count, datatype, op);
 }
 
 int Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -156,6 +184,12 @@ int Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
            MPI_Op op, int root, MPI_Comm comm) {
   return Enter<ReduceCall>(PMPI_Reduce, comm, sendbuf, recvbuf, count, datatype, op,
                            root);
+}
+
+int Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return Enter<ReduceScatterCall>(PMPI_Reduce_scatter, comm, sendbuf, recvbuf, recvcounts,
+                                  datatype, op);
 }
 
 int Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
@@ -193,6 +227,14 @@ COLLTUNE_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount,
   return api::Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
+COLLTUNE_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void* recvbuf,
+                                   const int recvcounts[], const int displs[],
+                                   MPI_Datatype recvtype, MPI_Comm comm) {
+  return api::Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                         recvtype, comm);
+}
+
 COLLTUNE_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return api::Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
@@ -204,9 +246,34 @@ COLLTUNE_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount,
   return api::Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
+COLLTUNE_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[],
+                                  const int sdispls[], MPI_Datatype sendtype,
+                                  void* recvbuf, const int recvcounts[],
+                                  const int rdispls[], MPI_Datatype recvtype,
+                                  MPI_Comm comm) {
+  return api::Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                        rdispls, recvtype, comm);
+}
+
+COLLTUNE_EXPORT int MPI_Alltoallw(const void* sendbuf, const int sendcounts[],
+                                  const int sdispls[], const MPI_Datatype sendtypes[],
+                                  void* recvbuf, const int recvcounts[],
+                                  const int rdispls[], const MPI_Datatype recvtypes[],
+                                  MPI_Comm comm) {
+  return api::Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                        rdispls, recvtypes, comm);
+}
+
+COLLTUNE_EXPORT int MPI_Barrier(MPI_Comm comm) { return api::Barrier(comm); }
+
 COLLTUNE_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                               MPI_Comm comm) {
   return api::Bcast(buffer, count, datatype, root, comm);
+}
+
+COLLTUNE_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return api::Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLTUNE_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -227,6 +294,12 @@ COLLTUNE_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, int root,
                                MPI_Comm comm) {
   return api::Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+COLLTUNE_EXPORT int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf,
+                                       const int recvcounts[], MPI_Datatype datatype,
+                                       MPI_Op op, MPI_Comm comm) {
+  return api::Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
 
 COLLTUNE_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf,

@@ -26,7 +26,7 @@
 // Every PMPI function the shim calls.
 #define COLLTUNE_PMPI_FUNCTIONS(X)                                         \
   X(Abort) X(Allgather) X(Allgatherv) X(Allreduce) X(Alltoall)             \
-  X(Alltoallv) X(Barrier) X(Bcast) X(Comm_call_errhandler) X(Comm_create)  \
+  X(Alltoallv) X(Alltoallw) X(Barrier) X(Bcast) X(Comm_call_errhandler) X(Comm_create)  \
   X(Comm_create_keyval) X(Comm_delete_attr) X(Comm_dup) X(Comm_free)       \
   X(Comm_free_keyval) X(Comm_get_attr) X(Comm_group) X(Comm_rank)          \
   X(Comm_set_attr) X(Comm_set_errhandler) X(Comm_size) X(Comm_split_type)  \
@@ -68,6 +68,7 @@ COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
 #define PMPI_Allreduce ::colltune::shim::pmpi::Allreduce
 #define PMPI_Alltoall ::colltune::shim::pmpi::Alltoall
 #define PMPI_Alltoallv ::colltune::shim::pmpi::Alltoallv
+#define PMPI_Alltoallw ::colltune::shim::pmpi::Alltoallw
 #define PMPI_Barrier ::colltune::shim::pmpi::Barrier
 #define PMPI_Bcast ::colltune::shim::pmpi::Bcast
 #define PMPI_Comm_call_errhandler ::colltune::shim::pmpi::Comm_call_errhandler

@@ -356,6 +356,7 @@ CommState* Runtime::Create(MPI_Comm comm) {
   CommState* s = new (std::nothrow) CommState;
   if (s == nullptr) return nullptr;
   s->intra = !inter;
+  s->env.inter = inter != 0;
   s->env.comm = comm;
   PMPI_Comm_rank(comm, &s->env.rank);
   PMPI_Comm_size(comm, &s->env.size);

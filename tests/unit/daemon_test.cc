@@ -388,7 +388,7 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
        },
        "got 'zipf'"},
       {[](auto* r) { r->mutable_measurements(2)->set_problem("same"); },
-       "problem is for gatherv and scatterv only"},
+       "problem is for irregular collectives only"},
   };
   for (const Bad& bad : cases) {
     v1::UploadMeasurementsRequest r = Upload(4);

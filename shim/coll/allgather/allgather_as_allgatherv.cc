@@ -13,7 +13,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const AllgatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   if (!FitsIntBlocks(bytes, env.size)) return std::nullopt;
   return IntArraysBytes(env.size, 2) +
          AlignUp(static_cast<uint64_t>(bytes) * env.size) +
@@ -21,7 +21,7 @@ std::optional<uint64_t> Need(const AllgatherCall& c, const CollEnv& env) {
 }
 
 int Run(const AllgatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   const int64_t total = bytes * env.size;
   const bool in_place = c.sendbuf == MPI_IN_PLACE;
   const Block own = OwnBlock(c, env.rank);

@@ -17,13 +17,13 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const AllgatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   if (!FitsIntBlocks(bytes, env.size)) return std::nullopt;
   return AlignUp(static_cast<uint64_t>(bytes) * env.size);
 }
 
 int Run(const AllgatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   const int64_t total = bytes * env.size;
   Layout recv;
   int rc = GetLayout(c.recvtype, &recv);

@@ -15,7 +15,7 @@ namespace {
 constexpr int kRoot = 0;
 
 std::optional<uint64_t> Need(const AllgatherCall& c, const CollEnv& env) {
-  if (!FitsIntBlocks(c.KeyBytes(env.rank), env.size)) return std::nullopt;
+  if (!FitsIntBlocks(c.KeyBytes(env), env.size)) return std::nullopt;
   return 0;
 }
 
@@ -31,7 +31,7 @@ int Run(const AllgatherCall& c, const CollEnv& env) {
   }
   if (rc != MPI_SUCCESS) return rc;
   // A zero-byte block moves nothing, whatever count a zero-size type has.
-  const int all = c.KeyBytes(env.rank) == 0 ? 0 : c.recvcount * env.size;
+  const int all = c.KeyBytes(env) == 0 ? 0 : c.recvcount * env.size;
   return PMPI_Bcast(c.recvbuf, all, c.recvtype, kRoot, env.comm);
 }
 

@@ -13,14 +13,14 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const AlltoallCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   if (!FitsIntBlocks(bytes, env.size)) return std::nullopt;
   return IntArraysBytes(env.size, 2) +
          2 * AlignUp(static_cast<uint64_t>(bytes) * env.size);
 }
 
 int Run(const AlltoallCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   const int64_t total = bytes * env.size;
   const int64_t recv_elements = static_cast<int64_t>(c.recvcount) * env.size;
   const bool in_place = c.sendbuf == MPI_IN_PLACE;

@@ -13,7 +13,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const BcastCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   if (!RootInRange(c.root, env) || bytes < 0 || bytes > INT_MAX) {
     return std::nullopt;
   }
@@ -21,7 +21,7 @@ std::optional<uint64_t> Need(const BcastCall& c, const CollEnv& env) {
 }
 
 int Run(const BcastCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   Layout l;
   int rc = GetLayout(c.datatype, &l);
   if (rc != MPI_SUCCESS) return rc;

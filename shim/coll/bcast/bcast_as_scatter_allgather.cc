@@ -20,7 +20,7 @@ namespace {
 
 std::optional<uint64_t> Need(const BcastCall& c, const CollEnv& env) {
   if (!RootInRange(c.root, env)) return std::nullopt;
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   if (bytes < 0) return std::nullopt;
   const int64_t block = (bytes + env.size - 1) / env.size;
   if (block > INT_MAX) return std::nullopt;
@@ -32,7 +32,7 @@ int Run(const BcastCall& c, const CollEnv& env) {
   Layout l;
   int rc = GetLayout(c.datatype, &l);
   if (rc != MPI_SUCCESS) return rc;
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   const int64_t p = env.size;
   const int64_t block = (bytes + p - 1) / p;
   const bool is_root = env.rank == c.root;

@@ -10,7 +10,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
-  if (!RootInRange(c.root, env) || !FitsIntBlocks(c.KeyBytes(env.rank), env.size)) {
+  if (!RootInRange(c.root, env) || !FitsIntBlocks(c.KeyBytes(env), env.size)) {
     return std::nullopt;
   }
   return IntArraysBytes(env.size, 2);

@@ -17,7 +17,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   if (!RootInRange(c.root, env) || !FitsIntBlocks(bytes, env.size)) {
     return std::nullopt;
   }
@@ -25,7 +25,7 @@ std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
 }
 
 int Run(const GatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   const int64_t total = bytes * env.size;
   const bool is_root = env.rank == c.root;
   Layout recv;

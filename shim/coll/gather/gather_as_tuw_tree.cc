@@ -11,7 +11,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   if (bytes < 0 || bytes > INT_MAX) return std::nullopt;
   return tuw::Need(c.root, env);
 }
@@ -21,7 +21,7 @@ int Run(const GatherCall& c, const CollEnv& env) {
   const Block own = in_place ? Block{nullptr, 0, c.recvtype}
                              : Block{c.sendbuf, c.sendcount, c.sendtype};
   const tuw::RootBuffer at_root{c.recvbuf, c.recvtype, nullptr, nullptr, c.recvcount};
-  return tuw::Gather(env, tuw::Call{c.root, c.KeyBytes(env.rank), true, own, at_root});
+  return tuw::Gather(env, tuw::Call{c.root, c.KeyBytes(env), true, own, at_root});
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const ScatterCall& c, const CollEnv& env) {
-  if (!RootInRange(c.root, env) || !FitsIntBlocks(c.KeyBytes(env.rank), env.size)) {
+  if (!RootInRange(c.root, env) || !FitsIntBlocks(c.KeyBytes(env), env.size)) {
     return std::nullopt;
   }
   return IntArraysBytes(env.size, 2);

@@ -10,7 +10,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const ScatterCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env.rank);
+  const int64_t bytes = c.KeyBytes(env);
   if (bytes < 0 || bytes > INT_MAX) return std::nullopt;
   return tuw::Need(c.root, env);
 }
@@ -21,7 +21,7 @@ int Run(const ScatterCall& c, const CollEnv& env) {
                              : Block{c.recvbuf, c.recvcount, c.recvtype};
   const tuw::RootBuffer at_root{const_cast<void*>(c.sendbuf), c.sendtype, nullptr,
                                 nullptr, c.sendcount};
-  return tuw::Scatter(env, tuw::Call{c.root, c.KeyBytes(env.rank), true, own, at_root});
+  return tuw::Scatter(env, tuw::Call{c.root, c.KeyBytes(env), true, own, at_root});
 }
 
 }  // namespace

@@ -1,0 +1,12 @@
+// MPI_Exscan's mock-ups (docs/algorithms.md).
+#ifndef COLLTUNE_SHIM_COLL_EXSCAN_ALGORITHMS_H_
+#define COLLTUNE_SHIM_COLL_EXSCAN_ALGORITHMS_H_
+
+#include "shim/coll/algorithm.h"
+#include "shim/coll/calls.h"
+
+namespace colltune::shim {
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_COLL_EXSCAN_ALGORITHMS_H_
