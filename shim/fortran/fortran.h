@@ -13,6 +13,7 @@
 #define COLLTUNE_SHIM_FORTRAN_FORTRAN_H_
 
 #include <functional>
+#include <new>
 
 #include "shim/mpi/mpi.h"
 #include "shim/mpi/pmpi.h"
@@ -63,6 +64,39 @@ inline MPI_Datatype TypeOf(MPI_Fint f) { return MPI_Type_f2c(f); }
 inline MPI_Op OpOf(MPI_Fint f) { return MPI_Op_f2c(f); }
 inline MPI_Comm CommOf(MPI_Fint f) { return MPI_Comm_f2c(f); }
 #endif
+
+// An array of type handles converted for one call (MPI_Alltoallw): one per
+// process of `comm`'s (remote) group. Up to kInline of them live in the
+// object itself, so the common case allocates nothing; a null array or an
+// invalid communicator gives a null array, and the library reports it.
+class TypesOf {
+ public:
+  TypesOf(const MPI_Fint* f, MPI_Comm comm) {
+    int inter = 0, n = 0;
+    if (f == nullptr || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        (inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) !=
+            MPI_SUCCESS ||
+        n <= 0) {
+      return;
+    }
+    if (n > kInline) {
+      heap_ = new (std::nothrow) MPI_Datatype[n];
+      if (heap_ == nullptr) return;
+    }
+    types_ = heap_ != nullptr ? heap_ : inline_;
+    for (int i = 0; i < n; ++i) types_[i] = TypeOf(f[i]);
+  }
+  ~TypesOf() { delete[] heap_; }
+  TypesOf(const TypesOf&) = delete;
+  TypesOf& operator=(const TypesOf&) = delete;
+  const MPI_Datatype* data() const { return types_; }
+
+ private:
+  static constexpr int kInline = 64;
+  MPI_Datatype inline_[kInline];
+  MPI_Datatype* heap_ = nullptr;
+  MPI_Datatype* types_ = nullptr;
+};
 
 inline void SetError(MPI_Fint* ierror, int rc) {
   if (ierror != nullptr) *ierror = rc;

@@ -30,6 +30,8 @@ KINDS = {
     "type": ("MPI_Fint*", "TypeOf(*{0})"),
     "op": ("MPI_Fint*", "OpOf(*{0})"),
     "comm": ("MPI_Fint*", "CommOf(*{0})"),
+    # A temporary array of C handles, alive until the call returns.
+    "types": ("MPI_Fint*", "TypesOf({0}, CommOf(*{comm})).data()"),
 }
 
 
@@ -67,7 +69,8 @@ def emit(routines):
         params = ", ".join("%s %s" % (KINDS[k][0], n) for k, n in args)
         params += ", MPI_Fint* ierror"
         types = ", ".join(KINDS[k][0] for k, _ in args) + ", MPI_Fint*"
-        call = ", ".join(KINDS[k][1].format(n) for k, n in args)
+        comm = next((n for k, n in args if k == "comm"), None)
+        call = ", ".join(KINDS[k][1].format(n, comm=comm) for k, n in args)
         primary = "mpi_%s_" % name
         out.append("COLLTUNE_EXPORT void %s(%s) {" % (primary, params))
         out.append("  SetError(ierror, colltune::shim::api::%s(%s));" % (api_name(name), call))

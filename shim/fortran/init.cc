@@ -9,6 +9,7 @@
 // which the shim wraps; only mpi_f08's mpi_init_f08_ & co. call PMPI_Init
 // directly, and pmpir_init_f08_ does their work.
 #include "shim/fortran/fortran.h"
+#include "shim/intercept/api.h"
 #include "shim/intercept/export.h"
 #include "shim/native/native.h"
 #include "shim/runtime/config.h"
@@ -95,6 +96,16 @@ COLLTUNE_EXPORT void mpi_init_thread_f08_(MPI_Fint* required, MPI_Fint* provided
   InitThread(required, provided, ierror);
 }
 COLLTUNE_EXPORT void mpi_finalize_f08_(MPI_Fint* ierror) { Finalize(ierror); }
+
+#if !defined(OPEN_MPI)
+// MPICH's mpi_f08 MPI_BARRIER calls PMPI_Barrier, not the C MPI_Barrier the
+// shim wraps (its other collectives do reach the C entry points). Open MPI's
+// comes from the generated bindings.
+COLLTUNE_EXPORT void mpi_barrier_f08_(MPI_Fint* comm, MPI_Fint* ierror) {
+  colltune::shim::fortran::SetError(
+      ierror, colltune::shim::api::Barrier(colltune::shim::fortran::CommOf(*comm)));
+}
+#endif
 
 #if defined(OPEN_MPI)
 // mpif.h and `use mpi`, in the manglings compilers use on x86-64 (not the

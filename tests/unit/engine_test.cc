@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 namespace colltune::daemon {
 namespace {
@@ -281,6 +282,52 @@ TEST(Engine, AnIrregularAlgorithmNeedsAMajorityAndNoClearLoss) {
   q.erase(q.end() - 5, q.end());
   AddV(&q, kPad, "two_blocks", 8192, 100);
   EXPECT_EQ(ComputeDecisions(q, {}, {}, EngineOptions{})[0].rule.algorithm, kPad);
+}
+
+// Five launches of one point of collective `c` (distribution, total bytes).
+void AddC(std::vector<LaunchMedian>* v, Collective c, Algorithm a, const char* problem,
+          int64_t bytes, double us) {
+  for (int launch = 0; launch < 5; ++launch) {
+    v->push_back({c, a, bytes, launch, 7, (us + 0.01 * launch) * 1e-6, problem});
+  }
+}
+
+TEST(Engine, CollectivesKeyedOnTheirTotalAreDecidedPerTotalSize) {
+  constexpr Collective kAgv = Collective::kAllgatherv;
+  constexpr Algorithm kPadded = Algorithm::kAllgathervAsAllgatherPadded;
+  std::vector<LaunchMedian> p;
+  // At 64 bytes the padded allgather wins at every distribution; at 1 MiB
+  // it wins at two of three, but default is 2x faster at the third.
+  for (const char* problem : {"same", "random", "spikes"}) {
+    AddC(&p, kAgv, kDef, problem, 64, 10);
+    AddC(&p, kAgv, kPadded, problem, 64, 5);
+    AddC(&p, kAgv, kDef, problem, 1 << 20, 100);
+    AddC(&p, kAgv, kPadded, problem, 1 << 20, std::string(problem) == "spikes" ? 200 : 50);
+  }
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].rule.collective, kAgv);
+  EXPECT_EQ(d[0].rule.algorithm, kPadded);
+  EXPECT_EQ(d[0].rule.min_bytes, 0u);
+  EXPECT_NEAR(d[0].rule.speedup, 2.0, 0.01);
+  EXPECT_EQ(d[1].rule.algorithm, kDef);
+  EXPECT_EQ(d[1].rule.max_bytes, kNoUpperBound);
+  // The boundary is the geometric midpoint of the two totals, as for sizes.
+  EXPECT_EQ(d[1].rule.min_bytes, 8192u);
+}
+
+TEST(Engine, BarrierGetsOneDecision) {
+  std::vector<LaunchMedian> p;
+  for (int launch = 0; launch < 5; ++launch) {
+    p.push_back({Collective::kBarrier, kDef, 0, launch, 7, (10 + 0.1 * launch) * 1e-6});
+    p.push_back({Collective::kBarrier, Algorithm::kBarrierAsDissemination, 0, launch, 7,
+                 (6 + 0.1 * launch) * 1e-6});
+  }
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, Algorithm::kBarrierAsDissemination);
+  EXPECT_EQ(d[0].rule.min_bytes, 0u);
+  EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
 }
 
 // Job medians of one algorithm in the bucket [65536, 131071].
