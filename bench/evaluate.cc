@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/evaluation.h"
 #include "bench/measure.h"
 #include "bench/options.h"
 #include "client/client.h"
@@ -138,11 +139,6 @@ struct Point {
   Algorithm best = Algorithm::kDefault, oracle = Algorithm::kDefault;
   Algorithm tuned = Algorithm::kDefault;
   double t_default = 0, t_best = 0, t_oracle = 0, t_tuned = 0;
-  // The oracle without the winner's curse: the algorithm fastest on the
-  // even-numbered repetitions, timed on the odd-numbered ones, against tuned
-  // timed on its odd-numbered ones (see RunEvaluate).
-  Algorithm oracle_cv = Algorithm::kDefault;
-  double t_oracle_cv = 0, t_tuned_cv = 0;
   bool seen = false, established = false, repaired = true;
   bool regression = false, aa_differs = false;
 };
@@ -159,6 +155,7 @@ int RunEvaluate(const Options& o, Bench& b) {
   const std::set<std::pair<int, int64_t>> established =
       b.rank == 0 ? Established(o, b) : std::set<std::pair<int, int64_t>>();
   std::vector<Point> points;
+  std::vector<PointRecord> records;
   std::set<int> natives;  // the library's own algorithms measured, any point
   for (Collective c : b.collectives) {
     // Irregular collectives are evaluated at one distribution, random block
@@ -204,17 +201,27 @@ int RunEvaluate(const Options& o, Bench& b) {
           MeasureInterleaved(*w, series, nrep, o.warmup,
                              PointSeed(c, w->bytes(), 1000), *b.sync, &rc);
       if (b.rank != 0) continue;
-      // The fastest median of some fifty candidates is biased low: noise
-      // alone makes one of them look faster than it is (the winner's curse),
-      // and tuned, one series, is then charged for it. The cross-validated
-      // oracle picks on half of each series' repetitions (the even-numbered:
-      // interleaved, so both halves span the same time) and times the pick
-      // on the other half; tuned is timed on its other half too.
+      // What the summary needs of this point (bench/evaluation.h): every
+      // series' median, and the medians of its even- and odd-numbered
+      // repetitions (interleaved, so both halves span the same time) for the
+      // cross-validated oracle.
       auto half = [](const std::vector<double>& v, size_t parity) {
         std::vector<double> out;
         for (size_t i = parity; i < v.size(); i += 2) out.push_back(v[i]);
         return out.empty() ? v : out;
       };
+      auto medians = [&](Algorithm a, const std::vector<double>& v) {
+        return SeriesMedians{a, Median(v), Median(half(v, 0)), Median(half(v, 1))};
+      };
+      PointRecord record;
+      record.collective = c;
+      record.bytes = w->bytes();
+      record.tuned = tuned;
+      for (size_t a = 0; a < algorithms.size(); ++a) {
+        record.candidates.push_back(medians(algorithms[a], samples[a]));
+      }
+      record.tuned_series = medians(tuned, samples.back());
+      records.push_back(record);
       Point p;
       p.collective = c;
       p.bytes = w->bytes();
@@ -233,15 +240,6 @@ int RunEvaluate(const Options& o, Bench& b) {
         }
         if (a > 0 && (best == 0 || t < Median(samples[best]))) best = a;
       }
-      size_t pick = 0;
-      double pick_t = Median(half(samples[0], 0));
-      for (size_t a = 1; a < algorithms.size(); ++a) {
-        const double t = Median(half(samples[a], 0));
-        if (t < pick_t) pick_t = t, pick = a;
-      }
-      p.oracle_cv = algorithms[pick];
-      p.t_oracle_cv = Median(half(samples[pick], 1));
-      p.t_tuned_cv = Median(half(tuned_samples, 1));
       double pv;
       p.established = established.count({IndexOf(c), p.bytes}) > 0;
       if (best > 0) {
@@ -268,26 +266,11 @@ int RunEvaluate(const Options& o, Bench& b) {
   printf("%-22s %9s %11s %-42s %10s %-42s %10s %8s %8s  %s\n", "collective",
          "bytes", "default_us", "best_alternative", "best_us", "tuned", "tuned_us",
          "vs_def", "vs_orcl", "flags");
-  std::vector<double> vs_oracle, vs_default, vs_oracle_cv;
-  double log_speedup = 0, penalty_sum = 0, penalty_cv_sum = 0;
-  const Point* worst_cv = nullptr;
   int seen = 0, seen_only = 0, established_n = 0, repaired = 0;
   int regressions = 0, changed = 0, aa = 0, aa_differs = 0;
-  const Point* worst = nullptr;
   for (const Point& p : points) {
     const double vs_def = p.t_default / p.t_tuned;
     const double vs_orcl = p.t_oracle / p.t_tuned;
-    vs_oracle.push_back(vs_orcl);
-    vs_default.push_back(vs_def);
-    log_speedup += std::log(vs_def);
-    penalty_sum += std::max(0.0, 1 - vs_orcl);
-    const double vs_cv = p.t_oracle_cv / p.t_tuned_cv;
-    vs_oracle_cv.push_back(vs_cv);
-    penalty_cv_sum += std::max(0.0, 1 - vs_cv);
-    if (worst_cv == nullptr || vs_cv < worst_cv->t_oracle_cv / worst_cv->t_tuned_cv) {
-      worst_cv = &p;
-    }
-    if (worst == nullptr || vs_orcl < worst->t_oracle / worst->t_tuned) worst = &p;
     std::string flags;
     auto flag = [&](const char* f) {
       if (!flags.empty()) flags += ",";
@@ -332,41 +315,24 @@ int RunEvaluate(const Options& o, Bench& b) {
   printf("evaluate: violations seen in this run %d (%d of them not established "
          "over launches)\n",
          seen, seen_only);
-  if (!points.empty()) {
-    // Where tuned runs the oracle's own algorithm, the two series run the
-    // same code and their ratio is noise; say so rather than let it pass
-    // for a bad decision.
-    // One line with the targets (tuned/oracle median >= 0.97, mean
-    // penalty <= 2 %), for scripts to grep.
-    printf("evaluate: tuned/oracle median %.3f, worst %.3f (%s %lld B%s), mean "
-           "penalty %.1f %%; oracle includes %zu native algorithms%s\n",
-           Median(vs_oracle), worst->t_oracle / worst->t_tuned,
-           std::string(InfoOf(worst->collective).name).c_str(),
-           static_cast<long long>(worst->bytes),
-           worst->tuned == worst->oracle
-               ? ", where tuned runs the oracle's algorithm: noise"
-               : "",
-           100 * penalty_sum / points.size(), natives.size(),
-           natives.empty() ? " (none measured: --no-native, or the library "
-                             "lets colltune force none here)"
-                           : "");
-    printf("evaluate: cross-validated (oracle picked on half the repetitions, "
-           "timed on the other half): tuned/oracle median %.3f, worst %.3f (%s %lld "
-           "B), mean penalty %.1f %%\n",
-           Median(vs_oracle_cv), worst_cv->t_oracle_cv / worst_cv->t_tuned_cv,
-           std::string(InfoOf(worst_cv->collective).name).c_str(),
-           static_cast<long long>(worst_cv->bytes),
-           100 * penalty_cv_sum / points.size());
-    printf("evaluate: speedup over default, geometric mean %.3f, median "
-           "tuned/default %.3f\n",
-           std::exp(log_speedup / points.size()), Median(vs_default));
-  }
+  PrintSummary(Summarize({records}, o.margin), natives.size(), 1);
   printf("evaluate: points where tuned is significantly slower than default: "
          "%d (of %d where the table changes the algorithm)\n",
          regressions, changed);
   printf("evaluate: A/A noise floor: default measured twice differs "
          "significantly at %d of %d points\n",
          aa_differs, aa);
+  // For `colltune evaluate --launches N`, which combines launches.
+  if (!o.evaluate_points.empty()) {
+    FILE* f = fopen(o.evaluate_points.c_str(), "w");
+    if (f == nullptr) {
+      fprintf(stderr, "colltune-bench: cannot write %s\n", o.evaluate_points.c_str());
+      return 1;
+    }
+    fprintf(f, "natives %zu\n", natives.size());
+    for (const PointRecord& r : records) fprintf(f, "%s\n", FormatRecord(r).c_str());
+    if (fclose(f) != 0) return 1;
+  }
   return 0;
 }
 

@@ -129,6 +129,9 @@ int main(int argc, char** argv) {
                "Evaluate the decision table (daemon's, or --table) instead of "
                "measuring a campaign");
   app.add_option("--table", o.table, "A table file to evaluate");
+  app.add_option("--evaluate-points", o.evaluate_points,
+                 "--evaluate: also write every point's medians to this file (read by "
+                 "colltune evaluate --launches)");
   app.add_option("--margin", o.margin, "Evaluation: margin of 'faster'")
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();

@@ -10,16 +10,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/evaluation.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/rpc.h"
@@ -187,9 +192,80 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
   std::vector<std::string> argv = BenchCommand(c, a, FindBench(a.bench, a.bench_name));
   argv.push_back("--evaluate");
   argv.insert(argv.end(), a.bench_args.begin(), a.bench_args.end());
-  fprintf(stderr, "colltune: %s\n", Joined(argv).c_str());
-  const int rc = Run(argv, "");
-  if (rc != 0) fprintf(stderr, "colltune: the evaluation failed (exit %d)\n", rc);
+  if (a.launches <= 1) {
+    fprintf(stderr, "colltune: %s\n", Joined(argv).c_str());
+    const int rc = Run(argv, "");
+    if (rc != 0) fprintf(stderr, "colltune: the evaluation failed (exit %d)\n", rc);
+    return rc == 0 ? 0 : 1;
+  }
+  // Several launches: each job writes its points (bench/evaluation.h), its
+  // own report goes to stderr's log line only; the combination is printed.
+  char dir_template[] = "/tmp/colltune-evaluate.XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (dir == nullptr) {
+    fprintf(stderr, "colltune: cannot make a temporary directory: %s\n", strerror(errno));
+    return 1;
+  }
+  std::vector<std::vector<bench::PointRecord>> launches;
+  size_t natives = 0;
+  int rc = 0;
+  for (int launch = 0; launch < a.launches && rc == 0; ++launch) {
+    const std::string points = std::string(dir) + "/points-" + std::to_string(launch);
+    const std::string log = std::string(dir) + "/launch-" + std::to_string(launch);
+    std::vector<std::string> one = argv;
+    one.push_back("--evaluate-points");
+    one.push_back(points);
+    fprintf(stderr, "colltune: evaluation %d/%d: %s\n", launch + 1, a.launches,
+            Joined(one).c_str());
+    const auto t = std::chrono::steady_clock::now();
+    rc = Run(one, log);
+    if (rc != 0) {
+      fprintf(stderr, "colltune: evaluation %d/%d failed (exit %d); its output:\n",
+              launch + 1, a.launches, rc);
+      std::ifstream in(log);
+      fprintf(stderr, "%s", std::string(std::istreambuf_iterator<char>(in), {}).c_str());
+      break;
+    }
+    std::ifstream in(points);
+    std::string line, error;
+    std::vector<bench::PointRecord> records;
+    while (std::getline(in, line)) {
+      if (line.rfind("natives ", 0) == 0) {
+        natives = std::max<size_t>(natives, std::stoul(line.substr(8)));
+        continue;
+      }
+      bench::PointRecord r;
+      if (!bench::ParseRecord(line, &r, &error)) {
+        fprintf(stderr, "colltune: %s: %s\n", points.c_str(), error.c_str());
+        rc = 1;
+        break;
+      }
+      records.push_back(std::move(r));
+    }
+    launches.push_back(std::move(records));
+    fprintf(stderr, "colltune: evaluation %d/%d done in %.1f s\n", launch + 1, a.launches,
+            Since(t));
+  }
+  if (rc == 0) {
+    const bench::Summary s = bench::Summarize(launches, /*margin=*/0.10);
+    printf("%-22s %9s %11s %-42s %10s %-42s %10s %8s %8s\n", "collective", "bytes",
+           "default_us", "oracle", "oracle_us", "tuned", "tuned_us", "vs_def", "vs_orcl");
+    for (const bench::PointVerdict& v : s.points) {
+      printf("%-22s %9lld %11.2f %-42s %10.2f %-42s %10.2f %8.3f %8.3f\n",
+             std::string(InfoOf(v.collective).name).c_str(),
+             static_cast<long long>(v.bytes), v.t_default * 1e6,
+             std::string(InfoOf(v.oracle).name).c_str(), v.t_oracle * 1e6,
+             std::string(InfoOf(v.tuned).name).c_str(), v.t_tuned * 1e6,
+             v.t_default / v.t_tuned, v.t_oracle / v.t_tuned);
+    }
+    printf("\nevaluate: %zu points, %d processes, %d launches\n", s.points.size(), a.np,
+           a.launches);
+    bench::PrintSummary(s, natives, a.launches);
+    printf("evaluate: points where tuned's median is more than 10 %% slower than "
+           "default's: %d (of %d where the table changes the algorithm)\n",
+           s.slower_than_default, s.changed);
+  }
+  std::filesystem::remove_all(dir);
   return rc == 0 ? 0 : 1;
 }
 

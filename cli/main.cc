@@ -246,6 +246,13 @@ int main(int argc, char** argv) {
                   "in one job, and report how well the table repairs the "
                   "library");
   AddLaunchOptions(evaluate, &launch, &mpi);
+  int evaluate_launches = 1;
+  evaluate->add_option("--launches", evaluate_launches,
+                       "Evaluation jobs; with more than one, each point's latencies "
+                       "are the medians of the per-launch medians, as the campaign's "
+                       "(one launch is one placement of the processes)")
+      ->check(CLI::Range(1, 99))
+      ->capture_default_str();
 
   colltune::cli::ExportArgs export_args;
   CLI::App* export_cmd = colltune::cli::AddExportCommand(&app, &export_args);
@@ -286,6 +293,7 @@ int main(int argc, char** argv) {
   if (*violations) return colltune::cli::ShowViolations(conn, profile_id, json);
   if (*flush) return colltune::cli::Flush(conn, spool_dir);
   if (*export_cmd) return colltune::cli::Export(conn, export_args);
+  if (*evaluate) launch.launches = evaluate_launches;
   if (*campaign || *evaluate) {
     ApplyMpi(mpi, !(*campaign ? campaign : evaluate)->get_option("--mpirun")->empty(),
              &launch);

@@ -14,11 +14,13 @@
 
 enum {
   kAllgather, kAllreduce, kAlltoall, kBcast, kGather, kGatherv, kReduce,
-  kReduceScatterBlock, kScan, kScatter, kScatterv, kCount
+  kReduceScatterBlock, kScan, kScatter, kScatterv, kAllgatherv, kAlltoallv,
+  kAlltoallw, kBarrier, kExscan, kReduceScatter, kCount
 };
 static const char* const kNames[kCount] = {
     "allgather", "allreduce", "alltoall", "bcast", "gather", "gatherv",
-    "reduce", "reduce_scatter_block", "scan", "scatter", "scatterv"};
+    "reduce", "reduce_scatter_block", "scan", "scatter", "scatterv",
+    "allgatherv", "alltoallv", "alltoallw", "barrier", "exscan", "reduce_scatter"};
 static long counts[kCount];
 
 static void* next(const char* name) {
@@ -85,6 +87,25 @@ C_WRAP(kScatterv, Scatterv,
         MPI_Datatype rt, int r, MPI_Comm c),
        (sb, scs, ds, st, rb, rc, rt, r, c))
 
+C_WRAP(kAllgatherv, Allgatherv,
+       (const void* sb, int sc, MPI_Datatype st, void* rb, const int* rcs, const int* ds,
+        MPI_Datatype rt, MPI_Comm c),
+       (sb, sc, st, rb, rcs, ds, rt, c))
+C_WRAP(kAlltoallv, Alltoallv,
+       (const void* sb, const int* scs, const int* sds, MPI_Datatype st, void* rb,
+        const int* rcs, const int* rds, MPI_Datatype rt, MPI_Comm c),
+       (sb, scs, sds, st, rb, rcs, rds, rt, c))
+C_WRAP(kAlltoallw, Alltoallw,
+       (const void* sb, const int* scs, const int* sds, const MPI_Datatype* sts, void* rb,
+        const int* rcs, const int* rds, const MPI_Datatype* rts, MPI_Comm c),
+       (sb, scs, sds, sts, rb, rcs, rds, rts, c))
+C_WRAP(kBarrier, Barrier, (MPI_Comm c), (c))
+C_WRAP(kExscan, Exscan, (const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c),
+       (sb, rb, n, t, o, c))
+C_WRAP(kReduceScatter, Reduce_scatter,
+       (const void* sb, void* rb, const int* rcs, MPI_Datatype t, MPI_Op o, MPI_Comm c),
+       (sb, rb, rcs, t, o, c))
+
 /* Fortran: every argument by address, IERROR last; forwarded as they came. */
 typedef void* P;
 #define F_WRAP(idx, name, params, args)                       \
@@ -110,3 +131,13 @@ F_WRAP(kScatter, mpi_scatter_, (P a, P b, P c, P d, P e, P f, P g, P h, P i),
        (a, b, c, d, e, f, g, h, i))
 F_WRAP(kScatterv, mpi_scatterv_, (P a, P b, P c, P d, P e, P f, P g, P h, P i, P j),
        (a, b, c, d, e, f, g, h, i, j))
+F_WRAP(kAllgatherv, mpi_allgatherv_, (P a, P b, P c, P d, P e, P f, P g, P h, P i),
+       (a, b, c, d, e, f, g, h, i))
+F_WRAP(kAlltoallv, mpi_alltoallv_, (P a, P b, P c, P d, P e, P f, P g, P h, P i, P j),
+       (a, b, c, d, e, f, g, h, i, j))
+F_WRAP(kAlltoallw, mpi_alltoallw_, (P a, P b, P c, P d, P e, P f, P g, P h, P i, P j),
+       (a, b, c, d, e, f, g, h, i, j))
+F_WRAP(kBarrier, mpi_barrier_, (P a, P b), (a, b))
+F_WRAP(kExscan, mpi_exscan_, (P a, P b, P c, P d, P e, P f, P g), (a, b, c, d, e, f, g))
+F_WRAP(kReduceScatter, mpi_reduce_scatter_, (P a, P b, P c, P d, P e, P f, P g),
+       (a, b, c, d, e, f, g))

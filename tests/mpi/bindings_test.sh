@@ -92,8 +92,15 @@ FORCE_ALL+=,alltoall=alltoall_as_alltoallv,bcast=bcast_as_scatter_allgather
 FORCE_ALL+=,gather=gather_as_gatherv,gatherv=gatherv_as_tuw_tree,reduce=reduce_as_allreduce
 FORCE_ALL+=,reduce_scatter_block=reducescatterblock_as_allreduce
 FORCE_ALL+=,scan=scan_as_exscan_reducelocal,scatter=scatter_as_scatterv
-FORCE_ALL+=,scatterv=scatterv_as_tuw_tree
-declare -A ALG_OF=([allgather]=allgather_as_allgatherv [allreduce]=allreduce_as_reduce_bcast
+FORCE_ALL+=,scatterv=scatterv_as_tuw_tree,allgatherv=allgatherv_as_allgather_padded
+FORCE_ALL+=,alltoallv=alltoallv_as_pairwise_sendrecv,alltoallw=alltoallw_as_alltoallv
+FORCE_ALL+=,barrier=barrier_as_dissemination,exscan=exscan_as_scan_shift
+FORCE_ALL+=,reduce_scatter=reducescatter_as_allreduce
+declare -A ALG_OF=([allgatherv]=allgatherv_as_allgather_padded
+  [alltoallv]=alltoallv_as_pairwise_sendrecv [alltoallw]=alltoallw_as_alltoallv
+  [barrier]=barrier_as_dissemination [exscan]=exscan_as_scan_shift
+  [reduce_scatter]=reducescatter_as_allreduce
+  [allgather]=allgather_as_allgatherv [allreduce]=allreduce_as_reduce_bcast
   [alltoall]=alltoall_as_alltoallv [bcast]=bcast_as_scatter_allgather [gather]=gather_as_gatherv
   [gatherv]=gatherv_as_tuw_tree [reduce]=reduce_as_allreduce
   [reduce_scatter_block]=reducescatterblock_as_allreduce [scan]=scan_as_exscan_reducelocal

@@ -23,8 +23,13 @@ program fortran_collectives
 #endif
   integer, parameter :: n = 3
   integer :: rank, nprocs, ierr, provided, c, bad, total, j, k, root
-  integer :: calls(11)
-  integer, allocatable :: a(:), b(:), cnt(:), dsp(:)
+  integer :: calls(17)
+  integer, allocatable :: a(:), b(:), cnt(:), dsp(:), bdsp(:)
+#if BINDING == 3
+  type(MPI_Datatype), allocatable :: tys(:)
+#else
+  integer, allocatable :: tys(:)
+#endif
   double precision :: x(n), y(n)
 
 #if BINDING == 2
@@ -39,7 +44,7 @@ program fortran_collectives
   do c = 1, 2
     call MPI_Comm_rank(comms(c), rank, ierr)
     call MPI_Comm_size(comms(c), nprocs, ierr)
-    allocate(a(n * nprocs), b(n * nprocs), cnt(nprocs), dsp(nprocs))
+    allocate(a(n * nprocs), b(n * nprocs), cnt(nprocs), dsp(nprocs), bdsp(nprocs), tys(nprocs))
 
     ! allreduce, integers and doubles; in place
     do k = 1, n
@@ -219,7 +224,81 @@ program fortran_collectives
     end if
     calls(11) = calls(11) + 2
 
-    deallocate(a, b, cnt, dsp)
+    ! allgatherv: rank r contributes r + 1 elements; in place
+    do j = 1, nprocs
+      cnt(j) = j
+      dsp(j) = (j - 1) * j / 2
+    end do
+    do k = 1, rank + 1
+      a(k) = rank * 100 + k
+    end do
+    b = -1
+    call MPI_Allgatherv(a, rank + 1, MPI_INTEGER, b, cnt, dsp, MPI_INTEGER, comms(c), ierr)
+    call expect_triangle(b)
+    b = -1
+    b(dsp(rank + 1) + 1:dsp(rank + 1) + rank + 1) = a(1:rank + 1)
+    call MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_INTEGER, b, cnt, dsp, MPI_INTEGER, comms(c), ierr)
+    call expect_triangle(b)
+    calls(12) = calls(12) + 2
+
+    ! reduce_scatter: rank r receives r + 1 elements; in place
+    do k = 1, nprocs * (nprocs + 1) / 2
+      a(k) = rank + k
+    end do
+    b = -1
+    call MPI_Reduce_scatter(a, b, cnt, MPI_INTEGER, MPI_SUM, comms(c), ierr)
+    call expect_rs(b)
+    b = a
+    call MPI_Reduce_scatter(MPI_IN_PLACE, b, cnt, MPI_INTEGER, MPI_SUM, comms(c), ierr)
+    call expect_rs(b)
+    calls(17) = calls(17) + 2
+
+    ! alltoallv and alltoallw with blocks of n at displacements j * n; in place
+    do j = 0, nprocs - 1
+      cnt(j + 1) = n
+      dsp(j + 1) = j * n
+      bdsp(j + 1) = j * n * 4
+      tys(j + 1) = MPI_INTEGER
+      do k = 1, n
+        a(j * n + k) = rank * 1000 + j * 10 + k
+      end do
+    end do
+    b = -1
+    call MPI_Alltoallv(a, cnt, dsp, MPI_INTEGER, b, cnt, dsp, MPI_INTEGER, comms(c), ierr)
+    call expect_transposed(b)
+    b = a
+    call MPI_Alltoallv(MPI_IN_PLACE, cnt, dsp, MPI_INTEGER, b, cnt, dsp, MPI_INTEGER, &
+                       comms(c), ierr)
+    call expect_transposed(b)
+    calls(13) = calls(13) + 2
+    b = -1
+    call MPI_Alltoallw(a, cnt, bdsp, tys, b, cnt, bdsp, tys, comms(c), ierr)
+    call expect_transposed(b)
+    b = a
+    call MPI_Alltoallw(MPI_IN_PLACE, cnt, bdsp, tys, b, cnt, bdsp, tys, comms(c), ierr)
+    call expect_transposed(b)
+    calls(14) = calls(14) + 2
+
+    ! barrier
+#if BINDING == 3
+    call MPI_Barrier(comms(c))
+#else
+    call MPI_Barrier(comms(c), ierr)
+#endif
+    calls(15) = calls(15) + 1
+
+    ! exscan; in place (rank 0's result is undefined)
+    do k = 1, n
+      a(k) = rank + k
+    end do
+    call MPI_Exscan(a, b, n, MPI_INTEGER, MPI_SUM, comms(c), ierr)
+    if (rank > 0) call expect_exprefix(b)
+    b(1:n) = a(1:n)
+    call MPI_Exscan(MPI_IN_PLACE, b, n, MPI_INTEGER, MPI_SUM, comms(c), ierr)
+    if (rank > 0) call expect_exprefix(b)
+    calls(16) = calls(16) + 2
+
+    deallocate(a, b, cnt, dsp, bdsp, tys)
   end do
 
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -227,10 +306,12 @@ program fortran_collectives
   calls(2) = calls(2) + 1
   if (rank == 0) then
     print '(a,i0,a)', 'fortran: ', total, ' wrong results'
-    print '(a,11(a,i0))', 'fortran calls:', ' allgather=', calls(1), ' allreduce=', calls(2), &
+    print '(a,17(a,i0))', 'fortran calls:', ' allgather=', calls(1), ' allreduce=', calls(2), &
           ' alltoall=', calls(3), ' bcast=', calls(4), ' gather=', calls(5), ' gatherv=', calls(6), &
           ' reduce=', calls(7), ' reduce_scatter_block=', calls(8), ' scan=', calls(9), &
-          ' scatter=', calls(10), ' scatterv=', calls(11)
+          ' scatter=', calls(10), ' scatterv=', calls(11), ' allgatherv=', calls(12), &
+          ' alltoallv=', calls(13), ' alltoallw=', calls(14), ' barrier=', calls(15), &
+          ' exscan=', calls(16), ' reduce_scatter=', calls(17)
   end if
   call MPI_Comm_free(comms(2), ierr)
 #if BINDING == 3
@@ -293,6 +374,22 @@ contains
     integer :: i
     do i = 1, n
       if (v(i) /= rank * (rank + 1) / 2 + (rank + 1) * i) bad = bad + 1
+    end do
+  end subroutine
+
+  subroutine expect_rs(v)
+    integer, intent(in) :: v(:)
+    integer :: i
+    do i = 1, rank + 1
+      if (v(i) /= nprocs * (nprocs - 1) / 2 + nprocs * (rank * (rank + 1) / 2 + i)) bad = bad + 1
+    end do
+  end subroutine
+
+  subroutine expect_exprefix(v)
+    integer, intent(in) :: v(:)
+    integer :: i
+    do i = 1, n
+      if (v(i) /= rank * (rank - 1) / 2 + rank * i) bad = bad + 1
     end do
   end subroutine
 

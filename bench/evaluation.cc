@@ -1,0 +1,200 @@
+#include "bench/evaluation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "common/stats.h"
+
+namespace colltune::bench {
+namespace {
+
+std::string Name(Algorithm a) { return std::string(InfoOf(a).name); }
+
+// The median over launches of each algorithm's per-launch values.
+struct Combined {
+  std::vector<double> median, even, odd;
+};
+
+}  // namespace
+
+std::string FormatRecord(const PointRecord& r) {
+  std::ostringstream out;
+  out.precision(9);
+  out << "point " << InfoOf(r.collective).name << " " << r.bytes << " "
+      << InfoOf(r.tuned).name << " " << r.candidates.size() + 1;
+  auto series = [&](const char* name, const SeriesMedians& s) {
+    out << " " << name << " " << s.median << " " << s.even << " " << s.odd;
+  };
+  for (const SeriesMedians& s : r.candidates) series(Name(s.algorithm).c_str(), s);
+  series("tuned", r.tuned_series);
+  return out.str();
+}
+
+bool ParseRecord(const std::string& line, PointRecord* r, std::string* error) {
+  std::istringstream in(line);
+  std::string word, coll, tuned;
+  size_t n = 0;
+  if (!(in >> word >> coll >> r->bytes >> tuned >> n) || word != "point" || n < 2 ||
+      n > 1000) {
+    *error = "not a point record";
+    return false;
+  }
+  auto c = ParseCollective(coll);
+  auto t = c ? ParseAlgorithm(tuned, *c) : std::nullopt;
+  if (!c || !t) {
+    *error = "unknown collective or algorithm in '" + coll + " " + tuned + "'";
+    return false;
+  }
+  r->collective = *c;
+  r->tuned = *t;
+  r->candidates.clear();
+  for (size_t i = 0; i < n; ++i) {
+    std::string name;
+    SeriesMedians s;
+    if (!(in >> name >> s.median >> s.even >> s.odd)) {
+      *error = "point record cut short";
+      return false;
+    }
+    if (i + 1 == n) {
+      if (name != "tuned") {
+        *error = "the last series of a point record must be 'tuned'";
+        return false;
+      }
+      s.algorithm = r->tuned;
+      r->tuned_series = s;
+      continue;
+    }
+    auto a = ParseAlgorithm(name, *c);
+    if (!a) {
+      *error = "unknown algorithm '" + name + "' of " + coll;
+      return false;
+    }
+    s.algorithm = *a;
+    r->candidates.push_back(s);
+  }
+  if (r->candidates.front().algorithm != Algorithm::kDefault) {
+    *error = "the first series of a point record must be default";
+    return false;
+  }
+  return true;
+}
+
+Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin) {
+  // (collective, bytes) -> algorithm -> per-launch values; tuned apart.
+  struct Acc {
+    Algorithm tuned = Algorithm::kDefault;
+    std::map<int, Combined> candidates;
+    Combined tuned_series;
+    int launches = 0;
+  };
+  std::map<std::pair<int, int64_t>, Acc> by_point;
+  for (const std::vector<PointRecord>& launch : launches) {
+    for (const PointRecord& r : launch) {
+      Acc& acc = by_point[{IndexOf(r.collective), r.bytes}];
+      acc.tuned = r.tuned;
+      ++acc.launches;
+      for (const SeriesMedians& s : r.candidates) {
+        Combined& c = acc.candidates[IndexOf(s.algorithm)];
+        c.median.push_back(s.median);
+        c.even.push_back(s.even);
+        c.odd.push_back(s.odd);
+      }
+      acc.tuned_series.median.push_back(r.tuned_series.median);
+      acc.tuned_series.even.push_back(r.tuned_series.even);
+      acc.tuned_series.odd.push_back(r.tuned_series.odd);
+    }
+  }
+  Summary s;
+  for (const auto& [key, acc] : by_point) {
+    auto def = acc.candidates.find(IndexOf(Algorithm::kDefault));
+    if (def == acc.candidates.end()) continue;
+    PointVerdict v;
+    v.collective = static_cast<Collective>(key.first);
+    v.bytes = key.second;
+    v.tuned = acc.tuned;
+    v.launches = acc.launches;
+    v.t_default = Median(def->second.median);
+    v.t_tuned = Median(acc.tuned_series.median);
+    v.t_oracle = v.t_default;
+    double pick_even = Median(def->second.even);
+    int pick = IndexOf(Algorithm::kDefault);
+    for (const auto& [a, c] : acc.candidates) {
+      const double t = Median(c.median);
+      if (t < v.t_oracle) {
+        v.t_oracle = t;
+        v.oracle = static_cast<Algorithm>(a);
+      }
+      const double e = Median(c.even);
+      if (e < pick_even) pick_even = e, pick = a;
+    }
+    v.t_oracle_cv = Median(acc.candidates.at(pick).odd);
+    v.t_tuned_cv = Median(acc.tuned_series.odd);
+    s.points.push_back(v);
+  }
+  if (s.points.empty()) return s;
+  std::vector<double> vs_oracle, vs_oracle_cv, vs_default;
+  double penalty = 0, penalty_cv = 0, log_speedup = 0;
+  for (const PointVerdict& v : s.points) {
+    const double o = v.t_oracle / v.t_tuned, cv = v.t_oracle_cv / v.t_tuned_cv;
+    vs_oracle.push_back(o);
+    vs_oracle_cv.push_back(cv);
+    vs_default.push_back(v.t_default / v.t_tuned);
+    penalty += std::max(0.0, 1 - o);
+    penalty_cv += std::max(0.0, 1 - cv);
+    log_speedup += std::log(v.t_default / v.t_tuned);
+    if (s.worst == nullptr || o < s.worst->t_oracle / s.worst->t_tuned) s.worst = &v;
+    if (s.worst_cv == nullptr || cv < s.worst_cv->t_oracle_cv / s.worst_cv->t_tuned_cv) {
+      s.worst_cv = &v;
+    }
+    if (v.tuned != Algorithm::kDefault) {
+      ++s.changed;
+      if (v.t_tuned * (1 - margin) > v.t_default) ++s.slower_than_default;
+    }
+  }
+  const double n = static_cast<double>(s.points.size());
+  s.median_vs_oracle = Median(vs_oracle);
+  s.worst_vs_oracle = s.worst->t_oracle / s.worst->t_tuned;
+  s.mean_penalty = penalty / n;
+  s.median_vs_oracle_cv = Median(vs_oracle_cv);
+  s.worst_vs_oracle_cv = s.worst_cv->t_oracle_cv / s.worst_cv->t_tuned_cv;
+  s.mean_penalty_cv = penalty_cv / n;
+  s.geomean_speedup = std::exp(log_speedup / n);
+  s.median_vs_default = Median(vs_default);
+  return s;
+}
+
+void PrintSummary(const Summary& s, size_t natives, int launches) {
+  if (s.points.empty()) {
+    printf("evaluate: no points measured\n");
+    return;
+  }
+  const std::string over =
+      launches > 1 ? " over " + std::to_string(launches) + " launches (medians of "
+                                                            "per-launch medians)"
+                   : "";
+  const PointVerdict& w = *s.worst;
+  const PointVerdict& wc = *s.worst_cv;
+  printf("evaluate: tuned/oracle median %.3f, worst %.3f (%s %lld B%s), mean penalty "
+         "%.1f %%; oracle includes %zu native algorithms%s%s\n",
+         s.median_vs_oracle, s.worst_vs_oracle, std::string(InfoOf(w.collective).name).c_str(),
+         static_cast<long long>(w.bytes),
+         w.tuned == w.oracle ? ", where tuned runs the oracle's algorithm: noise" : "",
+         100 * s.mean_penalty, natives,
+         natives == 0 ? " (none measured: --no-native, or the library lets colltune "
+                        "force none here)"
+                      : "",
+         over.c_str());
+  printf("evaluate: cross-validated (oracle picked on half the repetitions, timed on the "
+         "other half): tuned/oracle median %.3f, worst %.3f (%s %lld B), mean penalty "
+         "%.1f %%\n",
+         s.median_vs_oracle_cv, s.worst_vs_oracle_cv,
+         std::string(InfoOf(wc.collective).name).c_str(), static_cast<long long>(wc.bytes),
+         100 * s.mean_penalty_cv);
+  printf("evaluate: speedup over default, geometric mean %.3f, median tuned/default %.3f\n",
+         s.geomean_speedup, s.median_vs_default);
+}
+
+}  // namespace colltune::bench

@@ -1,0 +1,81 @@
+// What `evaluate` concludes from its measurements, over one launch or
+// several: per point, every candidate's median latency in each launch (and
+// the medians of its even- and odd-numbered repetitions), and from them
+// tuned/oracle and tuned/default.
+//
+// One launch is one placement of the processes on the cores; on a shared or
+// oversubscribed node the winners change with it (the campaign's engine
+// compares per-launch medians for that reason). Over several launches an
+// algorithm's latency at a point is the median of its per-launch medians,
+// and the oracle is the one algorithm fastest by that measure, not the
+// fastest of each launch. The cross-validated oracle is picked on the
+// even-numbered repetitions and timed on the odd-numbered ones (the fastest
+// of some fifty noisy medians is biased low: the winner's curse).
+//
+// Records travel between the benchmark (which measures, one launch per job)
+// and `colltune evaluate --launches N` (which combines them) as text, one
+// point per line:
+//   point <collective> <bytes> <tuned algorithm> <n> {<algorithm> <median_s>
+//         <even_median_s> <odd_median_s>}*n
+// where the first algorithm is default, the last is "tuned" (the table's
+// choice measured as a series of its own) and names are the catalogue's.
+#ifndef COLLTUNE_BENCH_EVALUATION_H_
+#define COLLTUNE_BENCH_EVALUATION_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/catalog.h"
+
+namespace colltune::bench {
+
+struct SeriesMedians {
+  Algorithm algorithm = Algorithm::kDefault;
+  double median = 0, even = 0, odd = 0;  // seconds
+};
+
+// One point of one launch.
+struct PointRecord {
+  Collective collective = Collective::kAllgather;
+  int64_t bytes = 0;
+  Algorithm tuned = Algorithm::kDefault;
+  std::vector<SeriesMedians> candidates;  // default first
+  SeriesMedians tuned_series;
+};
+
+std::string FormatRecord(const PointRecord& r);
+// False (with *error) on a malformed line.
+bool ParseRecord(const std::string& line, PointRecord* r, std::string* error);
+
+struct PointVerdict {
+  Collective collective = Collective::kAllgather;
+  int64_t bytes = 0;
+  Algorithm tuned = Algorithm::kDefault, oracle = Algorithm::kDefault;
+  double t_default = 0, t_tuned = 0, t_oracle = 0;
+  double t_tuned_cv = 0, t_oracle_cv = 0;
+  int launches = 0;
+};
+
+struct Summary {
+  std::vector<PointVerdict> points;
+  double median_vs_oracle = 0, worst_vs_oracle = 0, mean_penalty = 0;
+  double median_vs_oracle_cv = 0, worst_vs_oracle_cv = 0, mean_penalty_cv = 0;
+  double geomean_speedup = 0, median_vs_default = 0;
+  const PointVerdict* worst = nullptr;
+  const PointVerdict* worst_cv = nullptr;
+  // Where the table changed the algorithm: points whose tuned median is
+  // slower than default's by more than `margin`.
+  int changed = 0, slower_than_default = 0;
+};
+
+// `launches[i]` holds launch i's records; a point is identified by
+// (collective, bytes) and combined over the launches that measured it.
+Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin);
+
+// The summary lines scripts grep ("evaluate: tuned/oracle median ...").
+void PrintSummary(const Summary& s, size_t natives, int launches);
+
+}  // namespace colltune::bench
+
+#endif  // COLLTUNE_BENCH_EVALUATION_H_
