@@ -8,8 +8,14 @@
 #   launch times, the evaluate summary (tuned/oracle median, worst, mean
 #   penalty; tuned/default), and the selection violations found.
 #
-#   scripts/native_tuning.sh [--np 4] [--mpich-np 2] [--launches 4] [--libraries "openmpi mpich"]
+#   scripts/native_tuning.sh [--np 4] [--mpich-np 2] [--launches 4] [--eval-launches 3]
+#                            [--libraries "openmpi mpich"]
 #                            [--keep DIR]   (campaign and evaluate outputs, per point)
+#
+# The evaluation runs --eval-launches jobs and combines them as the campaign
+# does (each point's latencies are medians of per-launch medians): one job
+# is one placement of the processes, and judging a table on one placement
+# charges it for that placement's luck.
 #
 # MPICH busy-polls: with more processes than cores (4 on this 2-core
 # machine) every collective takes milliseconds and no timing means anything,
@@ -20,6 +26,7 @@ cd "$(dirname "$0")/.."
 NP=4
 MPICH_NP=2
 LAUNCHES=4
+EVAL_LAUNCHES=3
 LIBRARIES="openmpi mpich"
 KEEP=""
 while [ $# -gt 0 ]; do
@@ -27,9 +34,10 @@ while [ $# -gt 0 ]; do
     --np) NP=$2; shift 2 ;;
     --mpich-np) MPICH_NP=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
+    --eval-launches) EVAL_LAUNCHES=$2; shift 2 ;;
     --libraries) LIBRARIES=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
-    *) echo "usage: scripts/native_tuning.sh [--np N] [--mpich-np N] [--launches N] [--libraries LIST]" >&2; exit 2 ;;
+    *) echo "usage: scripts/native_tuning.sh [--np N] [--mpich-np N] [--launches N] [--eval-launches N] [--libraries LIST] [--keep DIR]" >&2; exit 2 ;;
   esac
 done
 
@@ -53,7 +61,7 @@ for lib in $LIBRARIES; do
     --bench "$bench" -- --quiet </dev/null 2>&1 | tee "$WORK/$lib-campaign.txt" |
     grep -E "^colltune: launch [0-9]+/[0-9]+ (done|failed)|^campaign " || true
   echo "== $lib, $np processes: evaluate (the oracle includes the library's own algorithms)"
-  "${CT[@]}" evaluate --mpi "$lib" --np "$np" --bench "$bench" </dev/null \
+  "${CT[@]}" evaluate --mpi "$lib" --np "$np" --launches "$EVAL_LAUNCHES" --bench "$bench" </dev/null \
     >"$WORK/$lib-evaluate.txt" 2>&1 || true
   grep "^evaluate:" "$WORK/$lib-evaluate.txt" || tail -n 20 "$WORK/$lib-evaluate.txt"
   if [ -n "$KEEP" ]; then
