@@ -12,7 +12,7 @@
  *   mpirun -np 4 ... colltune-loop --bytes 4096 --mix
  *
  * --mix cycles through Allreduce, Bcast, Reduce, Allgather, Gather and
- * Scatter instead of Allreduce alone. */
+ * Scatter instead of Allreduce alone; --barrier calls MPI_Barrier instead. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +29,7 @@ typedef int (*AllgatherFn)(const void*, int, MPI_Datatype, void*, int, MPI_Datat
                            MPI_Comm);
 typedef int (*GatherFn)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int,
                         MPI_Comm);
+typedef int (*BarrierFn)(MPI_Comm);
 
 struct Path {
   AllreduceFn allreduce;
@@ -36,14 +37,21 @@ struct Path {
   ReduceFn reduce;
   AllgatherFn allgather;
   GatherFn gather, scatter;
+  BarrierFn barrier;
 };
 static const struct Path kShim = {MPI_Allreduce, MPI_Bcast, MPI_Reduce, MPI_Allgather,
-                                  MPI_Gather, MPI_Scatter};
+                                  MPI_Gather, MPI_Scatter, MPI_Barrier};
 static const struct Path kLibrary = {PMPI_Allreduce, PMPI_Bcast, PMPI_Reduce,
-                                     PMPI_Allgather, PMPI_Gather, PMPI_Scatter};
+                                     PMPI_Allgather, PMPI_Gather, PMPI_Scatter,
+                                     PMPI_Barrier};
+static int barrier_only;
 
 /* One call of the mix: call number i. */
 static void Call(const struct Path* p, long i, int mix) {
+  if (barrier_only) {
+    p->barrier(MPI_COMM_WORLD);
+    return;
+  }
   switch (mix ? i % 6 : 0) {
     case 0: p->allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
     case 1: p->bcast(out, n, MPI_DOUBLE, 0, MPI_COMM_WORLD); break;
@@ -65,6 +73,7 @@ int main(int argc, char** argv) {
   int mix = 0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--mix")) mix = 1;
+    if (!strcmp(argv[i], "--barrier")) barrier_only = 1;
     if (i + 1 < argc && !strcmp(argv[i], "--bytes")) bytes = atol(argv[i + 1]);
     if (i + 1 < argc && !strcmp(argv[i], "--block")) block = atol(argv[i + 1]);
     if (i + 1 < argc && !strcmp(argv[i], "--blocks")) blocks = atol(argv[i + 1]);
@@ -99,7 +108,7 @@ int main(int argc, char** argv) {
     const double through = t[0][blocks / 2], direct = t[1][blocks / 2];
     printf("%s %ld B, %d processes: MPI_ (through the shim) %.4f us/call, PMPI_ "
            "(library) %.4f us/call, ratio %.4f\n",
-           mix ? "mix" : "allreduce", bytes, size, through * 1e6, direct * 1e6,
+           barrier_only ? "barrier" : mix ? "mix" : "allreduce", bytes, size, through * 1e6, direct * 1e6,
            through / direct);
   }
   free(in); free(out); free(big); free(t[0]); free(t[1]);

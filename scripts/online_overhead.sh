@@ -52,11 +52,12 @@ measure "8-byte MPI_Allreduce, 2 processes" 2 --bytes 8 --block 1000 --blocks 30
 measure "mix of 6 collectives at 4 KiB, 4 processes" 4 --bytes 4096 --mix --block 120 --blocks 200
 
 echo "== instructions per MPI_Allreduce call beyond the library's (callgrind, 1 process, 8 B)"
+LOOP_ARGS=(--bytes 8)  # the workload callgrind counts
 ir() {  # ir BLOCK ENV...: total instructions of a 1-process job
   local block=$1
   shift
   env "$@" valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.out" \
-    "$BIN/bench/colltune-loop" --bytes 8 --blocks 10 --block "$block" \
+    "$BIN/bench/colltune-loop" "${LOOP_ARGS[@]}" --blocks 10 --block "$block" \
     >/dev/null 2>"$WORK/cg.err"
   awk '/^summary:/ { print $2 }' "$WORK/cg.out"
 }
@@ -81,3 +82,10 @@ extra "shim, counting only (no events)" LD_PRELOAD="$SHIM" COLLTUNE_SPOOL_DIR="$
   COLLTUNE_SAMPLE=1/1000000 COLLTUNE_EXPLORE=0
 extra "shim, sampling 1/128" LD_PRELOAD="$SHIM" COLLTUNE_SPOOL_DIR="$WORK/spool" COLLTUNE_EXPLORE=0
 extra "shim, sampling + exploring 1%" LD_PRELOAD="$SHIM" COLLTUNE_SPOOL_DIR="$WORK/spool"
+
+echo "== instructions per MPI_Barrier call beyond the library's (callgrind, 1 process; target <= 30 passing through)"
+LOOP_ARGS=(--barrier)
+base=$(per_call)
+printf '   %-32s %6.1f instructions/call (the library)\n' "no shim" "$base"
+extra "shim, nothing to do" LD_PRELOAD="$SHIM"
+extra "shim, sampling 1/128" LD_PRELOAD="$SHIM" COLLTUNE_SPOOL_DIR="$WORK/spool" COLLTUNE_EXPLORE=0

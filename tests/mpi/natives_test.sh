@@ -54,7 +54,7 @@ ompi_info_values() {  # ompi_info_values COLLECTIVE -> "1 basic_linear" lines
     grep -A3 "\"coll_tuned_$1_algorithm\"" | grep -m1 "Valid values:" |
     grep -o '[0-9]*:"[^"]*"' | tr -d '"' | tr ':' ' ' | awk '$1 > 0'
 }
-for coll in allreduce bcast reduce allgather; do
+for coll in allreduce bcast reduce allgather allgatherv alltoallv barrier exscan reduce_scatter; do
   want=$(ompi_info_values "$coll" | sort)
   got=$(printf '%s\n' "${OMPI_NATIVES[@]}" | awk -v c="$coll" '$1 == c { sub(/^native:/, "", $2); print $3, $2 }' | sort)
   if [ -n "$want" ] && [ "$want" = "$got" ]; then
