@@ -90,28 +90,34 @@ struct FileNames {
 };
 
 // In Collective order. Open MPI measures gather and scatter by the send
-// arguments on every rank, a scan by type size x communicator size (no
-// count). MPICH 4.0.2's total_msg_size of gather and scatter counts
+// arguments on every rank, a scan and an exscan by type size x communicator
+// size (no count), an allgatherv by the total divided by the communicator
+// size (with the send type's size), barrier and alltoallv not at all; its
+// reduce_scatter measures colltune's key, the total. MPICH 4.0.2's total_msg_size of gather and scatter counts
 // elements, not bytes, and scan has no message-size condition at all.
 constexpr FileNames kFileNames[] = {
     {Collective::kAllgather, 0, "linear bruck recursive_doubling ring neighbor two_proc",
      Measure::kKeyTimesSize, "Allgather", "nb", "total_msg_size",
      Measure::kKeyTimesSize},
-    {Collective::kAllgatherv, 1, "", Measure::kOther, "Allgatherv", "", "", Measure::kOther},
+    {Collective::kAllgatherv, 1, "default bruck ring neighbor two_proc", Measure::kOther,
+     "Allgatherv", "nb", "total_msg_size", Measure::kKey},
     {Collective::kAllreduce, 2,
      "basic_linear nonoverlapping recursive_doubling ring segmented_ring rabenseifner",
      Measure::kKey, "Allreduce", "nb", "avg_msg_size",
      Measure::kKey},
     {Collective::kAlltoall, 3, "linear pairwise modified_bruck linear_sync two_proc",
      Measure::kKeyTimesSize, "Alltoall", "nb", "avg_msg_size", Measure::kKey},
-    {Collective::kAlltoallv, 4, "", Measure::kOther, "Alltoallv", "", "", Measure::kOther},
-    {Collective::kAlltoallw, 5, "", Measure::kOther, "Alltoallw", "", "", Measure::kOther},
-    {Collective::kBarrier, 6, "", Measure::kOther, "Barrier", "", "", Measure::kOther},
+    {Collective::kAlltoallv, 4, "basic_linear pairwise", Measure::kOther, "Alltoallv", "nb",
+     "", Measure::kOther},
+    {Collective::kAlltoallw, 5, "", Measure::kOther, "Alltoallw", "nb", "", Measure::kOther},
+    {Collective::kBarrier, 6, "linear double_ring recursive_doubling bruck two_proc tree",
+     Measure::kOther, "Barrier", "nb", "", Measure::kOther},
     {Collective::kBcast, 7,
      "basic_linear chain pipeline split_binary_tree binary_tree binomial knomial "
      "scatter_allgather scatter_allgather_ring",
      Measure::kKey, "Bcast", "nb", "avg_msg_size", Measure::kKey},
-    {Collective::kExscan, 8, "", Measure::kOther, "Exscan", "", "", Measure::kOther},
+    {Collective::kExscan, 8, "linear recursive_doubling", Measure::kOther, "Exscan", "nb", "",
+     Measure::kOther},
     {Collective::kGather, 9, "basic_linear binomial linear_sync", Measure::kKeyTimesSize,
      "Gather", "nb", "", Measure::kOther},
     {Collective::kGatherv, 10, "", Measure::kOther, "Gatherv", "linear nb", "",
@@ -119,8 +125,8 @@ constexpr FileNames kFileNames[] = {
     {Collective::kReduce, 11,
      "linear chain pipeline binary binomial in-order_binary rabenseifner", Measure::kKey,
      "Reduce", "nb", "avg_msg_size", Measure::kKey},
-    {Collective::kReduceScatter, 12, "", Measure::kOther, "Reduce_scatter", "", "",
-     Measure::kOther},
+    {Collective::kReduceScatter, 12, "non-overlapping recursive_halving ring butterfly",
+     Measure::kKey, "Reduce_scatter", "nb", "total_msg_size", Measure::kKey},
     {Collective::kReduceScatterBlock, 13,
      "basic_linear recursive_doubling recursive_halving butterfly",
      Measure::kKeyTimesSize, "Reduce_scatter_block", "nb", "total_msg_size",
@@ -153,15 +159,24 @@ struct MpichRestriction {
 };
 constexpr MpichRestriction kMpichRestrictions[] = {
     {Collective::kAllgather, "recursive_doubling", "power-of-two"},
+    {Collective::kAllgatherv, "recursive_doubling", "power-of-two"},
     {Collective::kAllreduce, "smp", "commutative parent-comm"},
     {Collective::kAllreduce, "reduce_scatter_allgather", "size-ge-pof2 builtin-op"},
     {Collective::kAlltoall, "brucks", "noinplace"},
     {Collective::kAlltoall, "pairwise", "noinplace"},
     {Collective::kAlltoall, "pairwise_sendrecv_replace", "inplace"},
     {Collective::kAlltoall, "scattered", "noinplace"},
+    {Collective::kAlltoallv, "pairwise_sendrecv_replace", "inplace"},
+    {Collective::kAlltoallv, "scattered", "noinplace"},
+    {Collective::kAlltoallw, "pairwise_sendrecv_replace", "inplace"},
+    {Collective::kAlltoallw, "scattered", "noinplace"},
+    {Collective::kBarrier, "smp", "parent-comm"},
     {Collective::kBcast, "smp", "parent-comm"},
     {Collective::kReduce, "smp", "commutative parent-comm"},
     {Collective::kReduce, "reduce_scatter_gather", "size-ge-pof2 builtin-op"},
+    {Collective::kReduceScatter, "noncommutative", "power-of-two block-regular"},
+    {Collective::kReduceScatter, "pairwise", "commutative"},
+    {Collective::kReduceScatter, "recursive_halving", "commutative"},
     {Collective::kReduceScatterBlock, "noncommutative", "power-of-two"},
     {Collective::kReduceScatterBlock, "pairwise", "commutative"},
     {Collective::kReduceScatterBlock, "recursive_halving", "commutative"},
@@ -618,6 +633,8 @@ Json Guarded(Collective c, Algorithm a, const Json& builtin) {
       node = Either("is_sendbuf_inplace=yes", node, "is_sendbuf_inplace=no", builtin);
     } else if (r == "noinplace") {
       node = Either("is_sendbuf_inplace=no", node, "is_sendbuf_inplace=yes", builtin);
+    } else if (r == "block-regular") {  // every block the same count
+      node = Either("is_block_regular=yes", node, "is_block_regular=no", builtin);
     } else if (r == "node-consecutive") {
       node = Either("is_node_consecutive=yes", node, "is_node_consecutive=no", builtin);
     }

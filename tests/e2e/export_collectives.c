@@ -1,4 +1,4 @@
-/* Calls each of the 11 collectives colltune tunes once per count given, on
+/* Calls each of the 17 collectives colltune tunes once per count given, on
  * MPI_COMM_WORLD, and checks every result: run under a library tuning file
  * written by `colltune export`, it shows the file names only algorithms the
  * library has and leaves no collective without a choice (MPICH aborts on the
@@ -116,6 +116,61 @@ static void run(int count, int rank, int p) {
   for (int i = 0; i < counts[rank]; ++i) ok &= recv[i] == v(root, displs[rank] + i);
   expect(ok, "scatterv", count);
 
+  /* Allgatherv: rank r contributes counts[r] ints. */
+  for (int i = 0; i < counts[rank]; ++i) send[i] = v(rank, i);
+  MPI_Allgatherv(send, counts[rank], MPI_INT, recv, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  ok = 1;
+  for (int r = 0; r < p; ++r)
+    for (int i = 0; i < counts[r]; ++i) ok &= recv[displs[r] + i] == v(r, i);
+  expect(ok, "allgatherv", count);
+
+  /* Reduce_scatter: rank r receives counts[r] sums. */
+  for (int i = 0; i < total; ++i) send[i] = v(rank, i);
+  MPI_Reduce_scatter(send, recv, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  ok = 1;
+  for (int i = 0; i < counts[rank]; ++i)
+    ok &= recv[i] == 1000 * p * (p - 1) / 2 + p * ((displs[rank] + i) % 997);
+  expect(ok, "reduce_scatter", count);
+
+  /* Alltoallv and Alltoallw with blocks of count ints. */
+  int* blocks = malloc(sizeof(int) * p);
+  int* offsets = malloc(sizeof(int) * p);
+  int* byte_offsets = malloc(sizeof(int) * p);
+  MPI_Datatype* types = malloc(sizeof(MPI_Datatype) * p);
+  for (int r = 0; r < p; ++r) {
+    blocks[r] = count;
+    offsets[r] = r * count;
+    byte_offsets[r] = r * count * (int)sizeof(int);
+    types[r] = MPI_INT;
+    for (int i = 0; i < count; ++i) send[r * count + i] = v(rank, r * count + i);
+  }
+  MPI_Alltoallv(send, blocks, offsets, MPI_INT, recv, blocks, offsets, MPI_INT,
+                MPI_COMM_WORLD);
+  ok = 1;
+  for (int r = 0; r < p; ++r)
+    for (int i = 0; i < count; ++i) ok &= recv[r * count + i] == v(r, rank * count + i);
+  expect(ok, "alltoallv", count);
+  MPI_Alltoallw(send, blocks, byte_offsets, types, recv, blocks, byte_offsets, types,
+                MPI_COMM_WORLD);
+  ok = 1;
+  for (int r = 0; r < p; ++r)
+    for (int i = 0; i < count; ++i) ok &= recv[r * count + i] == v(r, rank * count + i);
+  expect(ok, "alltoallw", count);
+
+  expect(MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS, "barrier", count);
+
+  for (int i = 0; i < count; ++i) send[i] = v(rank, i);
+  MPI_Exscan(send, recv, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  ok = 1;
+  if (rank > 0)
+    for (int i = 0; i < count; ++i)
+      ok &= recv[i] == 1000 * rank * (rank - 1) / 2 + rank * (i % 997);
+  expect(ok, "exscan", count);
+
+  free(blocks);
+  free(offsets);
+  free(byte_offsets);
+  free(types);
   free(send);
   free(recv);
   free(counts);

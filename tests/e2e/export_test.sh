@@ -177,21 +177,27 @@ same "a section for 1 process does not reach 4 processes" \
 same "a section for 8 processes serves 4" \
   "$(ompi_file 2048 "$T/c4.rules")" "$(ompi_forced 2048 basic_linear)"
 
-# Every collective Open MPI can tune, in one file: the 11 collectives all run
+# Every collective Open MPI can tune, in one file: the 17 collectives all run
 # right under it, and the file is read (an allreduce in it runs as forced).
 table "$T/all.table" "Open MPI" <<'EOF'
 section 4
 allgather 0 1023 native:ring
 allgather 1024 inf native:bruck
+allgatherv 0 inf native:ring
 allreduce 0 16383 native:recursive_doubling
 allreduce 16384 inf native:segmented_ring
 alltoall 0 1023 native:pairwise
 alltoall 1024 inf native:modified_bruck
+alltoallv 0 inf native:pairwise
+barrier 0 inf native:bruck
 bcast 0 1023 native:binomial
 bcast 1024 inf native:pipeline
+exscan 0 inf native:recursive_doubling
 gather 0 inf native:binomial
 reduce 0 1023 native:binary
 reduce 1024 inf native:in-order_binary
+reduce_scatter 0 1023 native:recursive_halving
+reduce_scatter 1024 inf native:ring
 reduce_scatter_block 0 1023 native:recursive_halving
 reduce_scatter_block 1024 inf native:butterfly
 scan 0 inf native:recursive_doubling
@@ -204,7 +210,7 @@ check "... has the shape Open MPI's parser demands" check_rules_file "$T/all.rul
 same "... is read by Open MPI (its allreduce rule runs)" \
   "$(ompi_file 1024 "$T/all.rules")" "$rd_1024"
 for np in 3 4; do
-  expect "the 11 collectives give right results under it on $np processes" 0 \
+  expect "the 17 collectives give right results under it on $np processes" 0 \
     "collectives ok" run_openmpi -np $np "${DYN[@]}" \
     --mca coll_tuned_dynamic_rules_filename "$T/all.rules" "$T/colls_ompi" 16 300 4096
 done
@@ -270,7 +276,7 @@ same "at 2 KiB the file keeps MPICH's own choice" \
 # collective it does not tune. Without that, the first call of a collective
 # missing from the file aborts (shown by taking one out).
 for np in 3 4; do
-  expect "the 11 collectives give right results under it on $np processes" 0 \
+  expect "the 17 collectives give right results under it on $np processes" 0 \
     "collectives ok" mpich_with "$T/m.json" -np $np "$T/colls_mpich" 16 4096
 done
 python3 -c '
@@ -288,16 +294,24 @@ table "$T/mall.table" "MPICH" <<'EOF'
 section 4
 allgather 0 1023 native:ring
 allgather 1024 inf native:recursive_doubling
+allgatherv 0 1023 native:recursive_doubling
+allgatherv 1024 inf native:brucks
 allreduce 0 4095 native:reduce_scatter_allgather
 allreduce 4096 inf native:smp
 alltoall 0 1023 native:pairwise
 alltoall 1024 inf native:scattered
+alltoallv 0 inf native:pairwise_sendrecv_replace
+alltoallw 0 inf native:nb
+barrier 0 inf native:smp
 bcast 0 1023 native:smp
 bcast 1024 inf native:scatter_ring_allgather
+exscan 0 inf native:nb
 gather 0 inf native:nb
 gatherv 0 inf native:nb
 reduce 0 1023 native:smp
 reduce 1024 inf native:reduce_scatter_gather
+reduce_scatter 0 1023 native:noncommutative
+reduce_scatter 1024 inf native:pairwise
 reduce_scatter_block 0 1023 native:pairwise
 reduce_scatter_block 1024 inf native:recursive_doubling
 scan 0 inf native:smp
@@ -309,7 +323,7 @@ check "mpich-json export of every collective" \
 same "... is read by MPICH (its allreduce rule runs)" \
   "$(mpich_file 1024 "$T/mall.json")" "$smp_1024"
 for np in 2 3 4; do
-  expect "the 11 collectives give right results under it on $np processes" 0 \
+  expect "the 17 collectives give right results under it on $np processes" 0 \
     "collectives ok" mpich_with "$T/mall.json" -np $np "$T/colls_mpich" 16 300 4096
 done
 table "$T/rsb.table" "MPICH" <<'EOF'
