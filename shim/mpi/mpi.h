@@ -35,7 +35,7 @@
   X(Initialized) X(Irecv) X(Isend) X(Op_commutative) X(Pack)               \
   X(Query_thread) X(Recv) X(Reduce) X(Reduce_local) X(Reduce_scatter)      \
   X(Reduce_scatter_block) X(Scan) X(Scatter) X(Scatterv) X(Send)           \
-  X(Sendrecv) X(T_cvar_get_index) X(T_cvar_get_info) X(T_cvar_handle_alloc)  \
+  X(Sendrecv) X(Sendrecv_replace) X(T_cvar_get_index) X(T_cvar_get_info) X(T_cvar_handle_alloc)  \
   X(T_cvar_handle_free) X(T_cvar_read) X(T_cvar_write) X(T_enum_get_info)  \
   X(T_enum_get_item) X(T_finalize) X(T_init_thread) X(Type_commit)         \
   X(Type_create_hindexed) X(Type_free) X(Type_get_envelope)                \
@@ -111,6 +111,7 @@ COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
 #define PMPI_Scatterv ::colltune::shim::pmpi::Scatterv
 #define PMPI_Send ::colltune::shim::pmpi::Send
 #define PMPI_Sendrecv ::colltune::shim::pmpi::Sendrecv
+#define PMPI_Sendrecv_replace ::colltune::shim::pmpi::Sendrecv_replace
 #define PMPI_T_cvar_get_info ::colltune::shim::pmpi::T_cvar_get_info
 #define PMPI_T_cvar_get_index ::colltune::shim::pmpi::T_cvar_get_index
 #define PMPI_T_cvar_handle_alloc ::colltune::shim::pmpi::T_cvar_handle_alloc

@@ -7,6 +7,9 @@
 
 namespace colltune::shim {
 
+extern const AlgorithmImpl<AlltoallvCall> kAlltoallvAsAlltoallPadded;
+extern const AlgorithmImpl<AlltoallvCall> kAlltoallvAsPairwiseSendrecv;
+
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_COLL_ALLTOALLV_ALGORITHMS_H_

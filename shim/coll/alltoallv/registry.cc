@@ -4,7 +4,11 @@ namespace colltune::shim {
 
 template <>
 const AlgorithmImpl<AlltoallvCall>* Algorithms<AlltoallvCall>::Find(Algorithm id) {
-  return nullptr;  // mock-ups to come
+  static const AlgorithmImpl<AlltoallvCall>* const kAll[] = {
+      &kAlltoallvAsAlltoallPadded,
+      &kAlltoallvAsPairwiseSendrecv,
+  };
+  return FindIn(kAll, id);
 }
 
 }  // namespace colltune::shim

@@ -7,6 +7,9 @@
 
 namespace colltune::shim {
 
+extern const AlgorithmImpl<AlltoallwCall> kAlltoallwAsAlltoallv;
+extern const AlgorithmImpl<AlltoallwCall> kAlltoallwAsPairwiseSendrecv;
+
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_COLL_ALLTOALLW_ALGORITHMS_H_

@@ -4,7 +4,11 @@ namespace colltune::shim {
 
 template <>
 const AlgorithmImpl<AlltoallwCall>* Algorithms<AlltoallwCall>::Find(Algorithm id) {
-  return nullptr;  // mock-ups to come
+  static const AlgorithmImpl<AlltoallwCall>* const kAll[] = {
+      &kAlltoallwAsAlltoallv,
+      &kAlltoallwAsPairwiseSendrecv,
+  };
+  return FindIn(kAll, id);
 }
 
 }  // namespace colltune::shim

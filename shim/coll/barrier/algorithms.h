@@ -7,6 +7,9 @@
 
 namespace colltune::shim {
 
+extern const AlgorithmImpl<BarrierCall> kBarrierAsAllreduce;
+extern const AlgorithmImpl<BarrierCall> kBarrierAsDissemination;
+
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_COLL_BARRIER_ALGORITHMS_H_

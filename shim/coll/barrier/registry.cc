@@ -4,7 +4,11 @@ namespace colltune::shim {
 
 template <>
 const AlgorithmImpl<BarrierCall>* Algorithms<BarrierCall>::Find(Algorithm id) {
-  return nullptr;  // mock-ups to come
+  static const AlgorithmImpl<BarrierCall>* const kAll[] = {
+      &kBarrierAsAllreduce,
+      &kBarrierAsDissemination,
+  };
+  return FindIn(kAll, id);
 }
 
 }  // namespace colltune::shim
