@@ -99,7 +99,10 @@ int ListAlgorithms(const Bench& b) {
       if (l.collective != c) continue;
       const std::string name = std::string(kNativePrefix) + l.name;
       printf("%-22s %-44s %d%s\n", std::string(InfoOf(c).name).c_str(), name.c_str(),
-             l.value, l.id ? "" : " (unknown to colltune: not tuned)");
+             l.value,
+             !l.id         ? " (unknown to colltune: not tuned)"
+             : !l.settable ? " (the library refuses to set it at run time: not tuned)"
+                           : "");
     }
   }
   return 0;

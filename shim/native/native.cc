@@ -223,11 +223,26 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
         count != 1) {
       continue;
     }
+    // A control the library will not let MPI_T set (Open MPI 4.1.4's
+    // coll_tuned_allgatherv_algorithm refuses every write) cannot force
+    // anything: its algorithms are listed, never run.
+    int current = 0;
+    const bool settable = ReadInt(h, &current) &&
+                          PMPI_T_cvar_write(h, &current) == MPI_SUCCESS;
+    if (!settable) {
+      PMPI_T_cvar_handle_free(&h);
+      notes->push_back("native algorithms: the library does not let its " + cname +
+                       " algorithm be set at run time; none of them runs");
+      for (const auto& [name, value] : offered) {
+        n->listed_.push_back({c, name, value, FindNative(c, name), false});
+      }
+      continue;
+    }
     n->handle_[ci] = h;
     n->has_handle_[ci] = true;
     for (const auto& [name, value] : offered) {
       const std::optional<Algorithm> id = FindNative(c, name);
-      n->listed_.push_back({c, name, value, id});
+      n->listed_.push_back({c, name, value, id, true});
       if (!id) {
         notes->push_back("native algorithms: the library's " + cname + " algorithm '" +
                          name + "' is not in colltune's catalogue; not tuned");

@@ -55,6 +55,7 @@ class NativeAlgorithms {
     std::string name;
     int value;
     std::optional<Algorithm> id;  // nullopt: not in colltune's catalogue
+    bool settable = true;  // false: the library refuses to set it at run time
   };
 
   // Asks the running library (after MPI_Init; local, not collective). Never

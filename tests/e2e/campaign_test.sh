@@ -77,6 +77,39 @@ out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --name irregula
 check "a rerun skips every stored distribution point" \
   grep -q "$irregular already stored were skipped" <<<"$out"
 
+# 1c. The collectives added later: barrier has one point (no size), exscan
+# the sizes, allgatherv and reduce_scatter a point per distribution at each
+# total size (their key), alltoallv and alltoallw a point per distribution;
+# barrier, alltoallv and alltoallw get one rule for all calls, allgatherv and
+# reduce_scatter rules that cover every total size.
+out=$(timeout 600 "${CT[@]}" campaign "${DRIVE[@]}" --launches 3 --name later \
+      --cluster later -- --collectives barrier,exscan,allgatherv,reduce_scatter,alltoallv,alltoallw \
+      --sizes 8,1K --total-sizes 64,4K --irregular-sizes 8 --nrep 10 --quiet </dev/null 2>&1)
+rc=$?
+later=$(( $(algorithms_of barrier) + 2 * $(algorithms_of exscan) +
+          12 * $(algorithms_of allgatherv,reduce_scatter) + 6 * $(algorithms_of alltoallv,alltoallw) ))
+check "a campaign of the six later collectives runs" test "$rc" -eq 0
+check "... stores every point of every launch" test "$(stored_points later)" -eq $(( 3 * later ))
+table=$("${CT[@]}" table --cluster later --comm-size 2 --format shim)
+check "barrier, alltoallv and alltoallw get one rule each; allgatherv and reduce_scatter cover every total" python3 -c '
+import sys
+rules = [l.split() for l in sys.argv[1].splitlines() if l.split()[:1] in
+         (["barrier"], ["alltoallv"], ["alltoallw"], ["allgatherv"], ["reduce_scatter"], ["exscan"])]
+for c in ("barrier", "alltoallv", "alltoallw"):
+    mine = [r for r in rules if r[0] == c]
+    assert len(mine) == 1 and mine[0][1] == "0" and mine[0][2] == "inf", (c, rules)
+for c in ("allgatherv", "reduce_scatter", "exscan"):
+    mine = [r for r in rules if r[0] == c]
+    assert mine and mine[0][1] == "0" and mine[-1][2] == "inf", (c, rules)
+    for a, b in zip(mine, mine[1:]):
+        assert int(a[2]) + 1 == int(b[1]), (c, rules)' "$table"
+profile=$("${CT[@]}" profiles --cluster later --json |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+shown=$("${CT[@]}" profile "$profile")
+check "the profile lists allgatherv by distribution at its totals" \
+  grep -Eq "^allgatherv/two_blocks +4096 " <<<"$shown"
+check "... and alltoallv by distribution" grep -q "^alltoallv/spikes " <<<"$shown"
+
 # 2. Interrupted: the job dies (MPI_Abort, as on a crash or a time limit)
 # right after its second collective was stored; the same command then
 # resumes, skips exactly what was stored, and the profile ends complete with
