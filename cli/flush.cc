@@ -55,6 +55,15 @@ v1::ReportJobRequest ToRequest(const Report& r) {
     j->set_first_bin(t.first_bin);
     for (uint64_t b : t.bins) j->add_bins(b);
   }
+  for (const ReportCount& c : r.counts) {
+    const CountedInfo& info = CountedInfoOf(c.id);
+    v1::CountedCalls* o = out.add_counted();
+    o->set_kind(std::string(KindName(info.kind)));
+    o->set_collective(std::string(info.name));
+    o->set_min_bytes(static_cast<int64_t>(histogram::BucketMin(c.bucket)));
+    o->set_max_bytes(static_cast<int64_t>(histogram::BucketMax(c.bucket)));
+    o->set_calls(static_cast<int64_t>(c.calls));
+  }
   return out;
 }
 

@@ -11,6 +11,33 @@
 #include "client/client.h"
 
 namespace colltune::cli {
+namespace {
+
+// "iallreduce 36 (4-7 B: 8, 32-63 B: 28), ibarrier 12 (0 B)": calls per
+// counted collective, then per size bucket (entries come sorted by
+// collective and size).
+std::string CountedLine(const v1::JobReportSummary& r) {
+  std::string out;
+  for (int i = 0; i < r.counted_size();) {
+    const std::string& name = r.counted(i).collective();
+    int64_t total = 0;
+    std::string buckets;
+    for (; i < r.counted_size() && r.counted(i).collective() == name; ++i) {
+      const v1::CountedCalls& c = r.counted(i);
+      total += c.calls();
+      if (!buckets.empty()) buckets += ", ";
+      buckets += c.max_bytes() == 0 ? std::string("0 B")
+                                    : std::to_string(c.min_bytes()) + "-" +
+                                          std::to_string(c.max_bytes()) + " B";
+      buckets += ": " + std::to_string(c.calls());
+    }
+    if (!out.empty()) out += ", ";
+    out += name + " " + std::to_string(total) + " (" + buckets + ")";
+  }
+  return out;
+}
+
+}  // namespace
 
 int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
   auto stub = client::Connect(c.server);
@@ -31,6 +58,14 @@ int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
                                {"speedup", o.speedup()},
                                {"compared_calls", o.compared_calls()}});
       }
+      nlohmann::json counted = nlohmann::json::array();
+      for (const v1::CountedCalls& c : r.counted()) {
+        counted.push_back({{"kind", c.kind()},
+                           {"collective", c.collective()},
+                           {"min_bytes", c.min_bytes()},
+                           {"max_bytes", c.max_bytes()},
+                           {"calls", c.calls()}});
+      }
       out.push_back({{"id", r.id()},
                      {"job_id", r.job_id()},
                      {"run_id", r.run_id()},
@@ -38,7 +73,8 @@ int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
                      {"table_version", r.table_version()},
                      {"final", r.final()},
                      {"ranks", r.ranks()},
-                     {"collectives", collectives}});
+                     {"collectives", collectives},
+                     {"counted", counted}});
     }
     std::cout << nlohmann::json{{"total", response.total()}, {"reports", out}}.dump(2)
               << "\n";
@@ -64,6 +100,9 @@ int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
     }
     printf("%-24s %-20s %6lld %5d  %s\n", r.received_at().c_str(), r.job_id().c_str(),
            static_cast<long long>(r.table_version()), r.ranks(), seen.c_str());
+    // Non-blocking, persistent and neighbourhood collectives: counted, not
+    // tuned (calls summed over ranks, per size bucket).
+    if (r.counted_size() > 0) printf("%26scounted, not tuned: %s\n", "", CountedLine(r).c_str());
   }
   return 0;
 }

@@ -52,6 +52,10 @@ std::string FormatReport(const Report& r) {
     for (uint64_t b : t.bins) out << " " << b;
     out << "\n";
   }
+  for (const ReportCount& c : r.counts) {
+    out << "counted " << CountedInfoOf(c.id).name << " " << c.bucket << " " << c.calls
+        << "\n";
+  }
   out << "end\n";
   return out.str();
 }
@@ -139,6 +143,27 @@ bool ParseReport(const std::string& text, Report* report, std::string* error) {
         t.bins.push_back(count);
       }
       r.timings.push_back(std::move(t));
+    } else if (key == "counted") {
+      std::istringstream words(rest);
+      std::vector<std::string> w;
+      for (std::string x; words >> x;) w.push_back(x);
+      if (w.size() != 3) return fail("a counted line needs 3 fields");
+      const std::optional<int> id = ParseCounted(w[0]);
+      if (!id) return fail("unknown counted collective '" + w[0].substr(0, 64) + "'");
+      uint64_t bucket = 0, calls = 0;
+      if (!ParseU64(w[1], histogram::kNumBuckets - 1, &bucket) ||
+          !ParseU64(w[2], kMaxCount, &calls) || calls == 0) {
+        return fail("malformed counted line");
+      }
+      for (const ReportCount& c : r.counts) {
+        if (c.id == *id && c.bucket == static_cast<int>(bucket)) {
+          return fail("counted line repeats " + w[0] + " bucket " + w[1]);
+        }
+      }
+      if (r.counts.size() >= static_cast<size_t>(kNumCounted) * histogram::kNumBuckets) {
+        return fail("too many counted lines");
+      }
+      r.counts.push_back({*id, static_cast<int>(bucket), calls});
     } else if (line == "end") {
       ended = true;
     } else {

@@ -11,6 +11,7 @@
 //   comm_size <n>   nodes <n>   ppn <n>   table_version <n>   final <0|1>   ranks <n>
 //   timing <comm_size> <profile_id> <collective> <algorithm> <bucket> <calls>
 //          <timed> <explored> <sum_ns> <first_bin> <n> <count>*n
+//   counted <name> <bucket> <calls>   calls of a collective counted, not tuned
 //   end
 //
 // (one key per line; `timing` lines on one line each). `end` guards
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "common/catalog.h"
+#include "common/counted.h"
 
 namespace colltune {
 
@@ -43,6 +45,14 @@ struct ReportTiming {
   std::vector<uint64_t> bins;
 };
 
+// Calls of a non-blocking, persistent or neighbourhood collective
+// (common/counted.h) in one message-size bucket, summed over ranks.
+struct ReportCount {
+  int id = 0;  // CountedInfoOf(id)
+  int bucket = 0;
+  uint64_t calls = 0;
+};
+
 struct Report {
   std::string job_id, run_id;
   std::string library, library_version;
@@ -51,6 +61,7 @@ struct Report {
   bool final = true;
   int ranks = 1;
   std::vector<ReportTiming> timings;
+  std::vector<ReportCount> counts;  // at most one per (id, bucket), calls > 0
 };
 
 std::string FormatReport(const Report& report);

@@ -354,6 +354,15 @@ absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
       }
       report.timings.push_back(std::move(in));
     }
+    for (const v1::CountedCalls& c : r.counted()) {
+      db::CountedCallsRow row;
+      row.kind = c.kind();
+      row.collective = c.collective();
+      row.min_bytes = c.min_bytes();
+      row.max_bytes = c.max_bytes();
+      row.calls = c.calls();
+      report.counted.push_back(std::move(row));
+    }
     absl::StatusOr<std::pair<int64_t, bool>> stored = store_->PutJobReport(report);
     if (!stored.ok()) return stored.status();
     response.set_report_id(stored->first);
@@ -607,6 +616,14 @@ absl::StatusOr<v1::ListJobReportsResponse> Tuner::ListJobReports(
       c->set_tuned_calls(o.tuned_calls);
       c->set_speedup(o.speedup);
       c->set_compared_calls(o.compared_calls);
+    }
+    for (const db::CountedCallsRow& c : row.counted) {
+      v1::CountedCalls* o = out->add_counted();
+      o->set_kind(c.kind);
+      o->set_collective(c.collective);
+      o->set_min_bytes(c.min_bytes);
+      o->set_max_bytes(c.max_bytes);
+      o->set_calls(c.calls);
     }
   }
   return response;

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "common/catalog.h"
+#include "common/counted.h"
 #include "common/histogram.h"
 #include "common/limits.h"
 #include "common/problems.h"
@@ -225,6 +226,52 @@ static absl::Status CheckOnlineTiming(const std::string& where,
   return absl::OkStatus();
 }
 
+// The counted calls of a report: known collectives of the kind stated, size
+// buckets, sane counts, each (collective, bucket) once.
+static absl::Status CheckCounted(const v1::ReportJobRequest& request) {
+  namespace h = histogram;
+  if (request.counted_size() > lim::kMaxCountedPerReport) {
+    return Invalid("more than " + std::to_string(lim::kMaxCountedPerReport) +
+                   " counted entries in one report");
+  }
+  std::set<std::pair<std::string, int64_t>> seen;
+  for (int i = 0; i < request.counted_size(); ++i) {
+    const v1::CountedCalls& c = request.counted(i);
+    const std::string where = "counted[" + std::to_string(i) + "]";
+    const std::optional<int> id = ParseCounted(c.collective());
+    if (!id) {
+      if (absl::Status s = CheckName(where + ".collective", c.collective(), true); !s.ok()) {
+        return s;
+      }
+      return Invalid(where + ".collective '" + c.collective() +
+                     "' is no non-blocking, persistent or neighbourhood collective");
+    }
+    const std::optional<CallKind> kind = ParseKind(c.kind());
+    if (!kind || *kind != CountedInfoOf(*id).kind) {
+      return Invalid(where + ".kind must be '" +
+                     std::string(KindName(CountedInfoOf(*id).kind)) + "' for " +
+                     c.collective());
+    }
+    if (c.min_bytes() < 0 || c.min_bytes() > lim::kMaxMessageBytes) {
+      return Invalid(where + " has an invalid byte range");
+    }
+    const int bucket = h::BucketOf(static_cast<uint64_t>(c.min_bytes()));
+    if (static_cast<uint64_t>(c.min_bytes()) != h::BucketMin(bucket) ||
+        static_cast<uint64_t>(c.max_bytes()) != h::BucketMax(bucket)) {
+      return Invalid(where + " is no size bucket: [" + std::to_string(c.min_bytes()) +
+                     ", " + std::to_string(c.max_bytes()) +
+                     "] (buckets are [0, 0] and [2^(b-1), 2^b - 1])");
+    }
+    if (c.calls() < 1 || c.calls() > lim::kMaxCalls) {
+      return Invalid(where + ".calls must be in 1.." + std::to_string(lim::kMaxCalls));
+    }
+    if (!seen.emplace(c.collective(), c.min_bytes()).second) {
+      return Invalid(where + " repeats an earlier entry's collective and size bucket");
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateReport(const v1::ReportJobRequest& request) {
   if (!request.has_context()) return Invalid("context is required");
   if (!request.source().empty() && request.source() != "online" &&
@@ -279,7 +326,7 @@ absl::Status ValidateReport(const v1::ReportJobRequest& request) {
                              "profile, collective, algorithm and size bucket");
     }
   }
-  return absl::OkStatus();
+  return CheckCounted(request);
 }
 
 absl::Status ValidateGetCampaign(const v1::GetCampaignRequest& request) {

@@ -368,6 +368,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
     if (*row) {
       const int64_t id = old->Int(0);
       for (const char* sql : {"DELETE FROM job_timings WHERE report_id = ?",
+                              "DELETE FROM job_counted_calls WHERE report_id = ?",
                               "DELETE FROM job_reports WHERE id = ?"}) {
         absl::StatusOr<Statement> del = db_->Prepare(sql);
         if (!del.ok()) return del.status();
@@ -422,6 +423,20 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
                          .Bind(12, int64_t{t.first_bin})
                          .BindBlob(13, blob.data(), blob.size())
                          .Bind(14, t.median_seconds)
+                         .Run();
+    if (!s.ok()) return s;
+  }
+  for (const CountedCallsRow& c : r.counted) {
+    absl::StatusOr<Statement> ins = db_->Prepare(
+        "INSERT INTO job_counted_calls (report_id, kind, collective, min_bytes, "
+        "max_bytes, calls) VALUES (?, ?, ?, ?, ?, ?)");
+    if (!ins.ok()) return ins.status();
+    absl::Status s = ins->Bind(1, report_id)
+                         .Bind(2, c.kind)
+                         .Bind(3, c.collective)
+                         .Bind(4, c.min_bytes)
+                         .Bind(5, c.max_bytes)
+                         .Bind(6, c.calls)
                          .Run();
     if (!s.ok()) return s;
   }
@@ -749,6 +764,28 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
     timing.explored_calls = t->Int(7);
     timing.median_seconds = t->Real(8);
     reports[it->second].timings.push_back(timing);
+  }
+
+  absl::StatusOr<Statement> c = db_->Prepare(
+      "SELECT report_id, kind, collective, min_bytes, max_bytes, calls "
+      "FROM job_counted_calls WHERE report_id IN (SELECT id FROM job_reports "
+      "WHERE profile_id = ? ORDER BY received_at DESC, id DESC LIMIT ?) "
+      "ORDER BY report_id, collective, min_bytes");
+  if (!c.ok()) return c.status();
+  c->Bind(1, profile_id).Bind(2, int64_t{limit});
+  for (;;) {
+    absl::StatusOr<bool> row = c->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    auto it = index.find(c->Int(0));
+    if (it == index.end()) continue;
+    CountedCallsRow counted;
+    counted.kind = c->Text(1);
+    counted.collective = c->Text(2);
+    counted.min_bytes = c->Int(3);
+    counted.max_bytes = c->Int(4);
+    counted.calls = c->Int(5);
+    reports[it->second].counted.push_back(std::move(counted));
   }
   return std::make_pair(std::move(reports), total);
 }

@@ -135,6 +135,14 @@ struct JobTimingInput {
   double median_seconds = 0;  // of the histogram
 };
 
+// Calls of a counted (not tuned) collective in one size bucket (proto
+// CountedCalls), validated.
+struct CountedCallsRow {
+  std::string kind, collective;
+  int64_t min_bytes = 0, max_bytes = 0;
+  int64_t calls = 0;
+};
+
 struct JobReportInput {
   int64_t profile_id = 0;  // the job's own context
   std::string job_id;
@@ -144,6 +152,7 @@ struct JobReportInput {
   bool final = true;
   int ranks = 1;
   std::vector<JobTimingInput> timings;
+  std::vector<CountedCallsRow> counted;
 };
 
 // One job's median for one (collective, size bucket, algorithm) of a profile.
@@ -173,6 +182,7 @@ struct JobReportRow {
     double median_seconds = 0;
   };
   std::vector<Timing> timings;
+  std::vector<CountedCallsRow> counted;  // by collective, then size
 };
 
 class Store {

@@ -603,6 +603,23 @@
       el('details', {}, el('summary', {}, 'Pin an algorithm (admin token needed)'), form));
   }
 
+  // Non-blocking, persistent and neighbourhood collectives the job called
+  // (counted, not tuned): one chip per collective with its calls summed over
+  // ranks; the size buckets in its title.
+  function countedChips(counted) {
+    const by = new Map();
+    for (const c of counted) {
+      if (!by.has(c.collective)) by.set(c.collective, { kind: c.kind, calls: 0, buckets: [] });
+      const t = by.get(c.collective);
+      t.calls += num(c.calls);
+      t.buckets.push(`${num(c.max_bytes) === 0 ? '0 B' : fmtRange(c.min_bytes, c.max_bytes)}: ${num(c.calls)}`);
+    }
+    if (by.size === 0) return el('span', { class: 'muted' }, '—');
+    return [...by].sort((a, b) => a[0].localeCompare(b[0])).map(([name, t]) => el('span', {
+      title: `${t.kind}, calls summed over ranks per message size: ${t.buckets.join('; ')}`,
+    }, `${name} ${t.calls}`));
+  }
+
   function jobsSection(jobs) {
     const reports = jobs.reports;
     const body = el('tbody');
@@ -617,7 +634,8 @@
         title: `${o.calls} calls, ${o.tuned_calls} sent to a mock-up, ${o.compared_calls} compared with default in this job`,
       }, `${o.collective} `, num(o.tuned_calls) === 0 ? el('span', { class: 'muted' }, 'default')
         : num(o.speedup) > 0 ? el('span', { class: num(o.speedup) >= 1 ? 'badge good' : 'badge bad' }, fmtX(o.speedup))
-          : el('span', { class: 'muted' }, 'not compared')))));
+          : el('span', { class: 'muted' }, 'not compared')))),
+      el('td', { class: 'chips counted' }, countedChips(r.counted || [])));
     body.append(...reports.slice(0, shown).map(row));
     const more = reports.length > shown ? el('button', {
       type: 'button', class: 'small', onclick: (e) => { body.replaceChildren(...reports.map(row)); e.target.remove(); },
@@ -657,14 +675,14 @@
     });
     return el('section', { id: 'jobs' },
       el('h2', {}, `Job reports (${jobs.total} in all, newest ${reports.length} loaded)`),
-      el('p', { class: 'muted' }, 'Observed speedup: within each job, the time default took on the calls the shim explored it with, against the time the table\'s choice took, weighted by calls.'),
+      el('p', { class: 'muted' }, 'Observed speedup: within each job, the time default took on the calls the shim explored it with, against the time the table\'s choice took, weighted by calls. Counted, not tuned: the job\'s calls of non-blocking, persistent and neighbourhood collectives, which the shim passes to the library unchanged (summed over ranks; sizes in each entry\'s tooltip).'),
       summary.length ? el('p', {}, 'Over these jobs: ', summary) : null,
       versionRows.length ? table([{ label: 'Table', num: true }, { label: 'Jobs', num: true }, 'Observed speedup per collective'],
         versionRows, { class: 'by-version' }) : null,
       el('h3', { class: 'spaced' }, 'Newest reports'),
       reports.length === 0 ? el('p', { class: 'muted' }, 'No job has reported yet.')
         : el('table', { class: 'jobs' },
-          el('thead', {}, el('tr', {}, ['When', 'Job', { label: 'Table', num: true }, { label: 'Ranks', num: true }, 'Report', 'Observed per collective']
+          el('thead', {}, el('tr', {}, ['When', 'Job', { label: 'Table', num: true }, { label: 'Ranks', num: true }, 'Report', 'Observed per collective', 'Counted, not tuned (calls)']
             .map((h) => el('th', { class: h.num ? 'num' : undefined }, h.label || h)))),
           body),
       more);

@@ -23,6 +23,8 @@
 
 #include <mpi.h>
 
+#include "shim/mpi/counted_pmpi.h"
+
 // Every PMPI function the shim calls.
 #define COLLTUNE_PMPI_FUNCTIONS(X)                                         \
   X(Abort) X(Allgather) X(Allgatherv) X(Allreduce) X(Alltoall)             \
@@ -41,7 +43,7 @@
   X(Type_create_hindexed) X(Type_free) X(Type_get_envelope)                \
   X(Type_get_extent) X(Type_get_true_extent) X(Type_size) X(Unpack)        \
   X(Waitall) X(Wtime)                                                      \
-  COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X)
+  COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X) COLLTUNE_COUNTED_PMPI_FUNCTIONS(X)
 
 // Handle conversions are functions in Open MPI (the Fortran entry points
 // call them), macros in MPICH.

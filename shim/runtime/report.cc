@@ -13,6 +13,7 @@
 #include "common/report.h"
 #include "shim/runtime/agent.h"
 #include "shim/runtime/cache.h"
+#include "shim/runtime/counted.h"
 #include "shim/runtime/log.h"
 
 namespace colltune::shim {
@@ -38,7 +39,7 @@ std::string Sanitized(const std::string& s) {
   return out.substr(0, 100);
 }
 
-Report MakeReport(const Totals& totals, const ReportPlan& plan,
+Report MakeReport(const Totals& totals, const uint64_t* counts, const ReportPlan& plan,
                   const JobContext& context, const Table& table, bool final,
                   int ranks) {
   Report r;
@@ -78,6 +79,11 @@ Report MakeReport(const Totals& totals, const ReportPlan& plan,
     t.first_bin = first;
     t.bins.assign(stats.bins.begin() + first, stats.bins.begin() + last + 1);
     r.timings.push_back(std::move(t));
+  }
+  for (int i = 0; i < counted::kCells; ++i) {
+    if (counts[i] == 0) continue;
+    r.counts.push_back({i / histogram::kNumBuckets, i % histogram::kNumBuckets,
+                        std::min<uint64_t>(counts[i], uint64_t{1} << 50)});
   }
   return r;
 }
@@ -139,8 +145,9 @@ ReportPlan MakeReportPlan(const std::string& spool_dir, const std::string& agent
   return plan;
 }
 
-std::string FinalReport(MPI_Comm world, const Totals& mine, const ReportPlan& plan,
-                        const JobContext& context, const Table& table) {
+std::string FinalReport(MPI_Comm world, const Totals& mine, const uint64_t* counted_mine,
+                        const ReportPlan& plan, const JobContext& context,
+                        const Table& table) {
   int rank = 0, size = 1;
   PMPI_Comm_rank(world, &rank);
   PMPI_Comm_size(world, &size);
@@ -182,19 +189,25 @@ std::string FinalReport(MPI_Comm world, const Totals& mine, const ReportPlan& pl
   std::vector<uint64_t> sums(rank == 0 ? rows.size() : 0);
   PMPI_Reduce(rows.data(), sums.data(), static_cast<int>(rows.size()),
               MPI_UINT64_T, MPI_SUM, 0, world);
+  // The counted collectives: a fixed-size array, summed over ranks.
+  std::vector<uint64_t> counted_sums(rank == 0 ? counted::kCells : 0);
+  PMPI_Reduce(counted_mine, counted_sums.data(), counted::kCells, MPI_UINT64_T, MPI_SUM, 0,
+              world);
   if (rank != 0 || !plan.enabled) return "";
 
   Totals combined;
   for (int i = 0; i < union_size; ++i) {
     Unfill(&sums[static_cast<size_t>(i) * kRow], &combined[all[i]]);
   }
-  const Report report = MakeReport(combined, plan, context, table, true, size);
+  const Report report =
+      MakeReport(combined, counted_sums.data(), plan, context, table, true, size);
   std::string error;
   if (!Spool(report, plan, &error)) {
     return "report not written: " + error;
   }
   std::string line = "report of " + std::to_string(report.timings.size()) +
-                     " cells spooled to " + SpoolPath(plan);
+                     " cells and " + std::to_string(report.counts.size()) +
+                     " counted cells spooled to " + SpoolPath(plan);
   if (plan.server.empty() || plan.agent.empty()) {
     return line + " (no daemon: `colltune flush` sends it)";
   }
@@ -207,7 +220,7 @@ std::string FinalReport(MPI_Comm world, const Totals& mine, const ReportPlan& pl
   return line + " and sent to " + plan.server;
 }
 
-void SnapshotReport(const Totals& mine, const ReportPlan& plan,
+void SnapshotReport(const Totals& mine, const uint64_t* counts, const ReportPlan& plan,
                     const JobContext& context, const Table& table, pid_t* agent_pid) {
   if (!plan.enabled) return;
   if (*agent_pid > 0) {
@@ -216,7 +229,7 @@ void SnapshotReport(const Totals& mine, const ReportPlan& plan,
     *agent_pid = 0;
   }
   std::string error;
-  if (!Spool(MakeReport(mine, plan, context, table, false, 1), plan, &error)) {
+  if (!Spool(MakeReport(mine, counts, plan, context, table, false, 1), plan, &error)) {
     LogInfo(1, "snapshot report not written: %s", error.c_str());
     return;
   }

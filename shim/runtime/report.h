@@ -44,16 +44,18 @@ ReportPlan MakeReportPlan(const std::string& spool_dir, const std::string& agent
                           const std::string& server, int timeout_ms,
                           const std::string& job_id, bool report);
 
-// Collective over `world` (every rank calls it with its totals); rank 0
-// spools the combined report and sends what is spooled. Returns on rank 0 a
-// line for COLLTUNE_VERBOSE, empty elsewhere.
-std::string FinalReport(MPI_Comm world, const Totals& mine, const ReportPlan& plan,
-                        const JobContext& context, const Table& table);
+// Collective over `world` (every rank calls it with its totals and its
+// counters of counted.h, counted::kCells of them); rank 0 spools the combined
+// report and sends what is spooled. Returns on rank 0 a line for
+// COLLTUNE_VERBOSE, empty elsewhere.
+std::string FinalReport(MPI_Comm world, const Totals& mine, const uint64_t* counts,
+                        const ReportPlan& plan, const JobContext& context,
+                        const Table& table);
 
 // Rank 0 alone: spools `mine` as a snapshot and starts a detached agent
 // (whose pid goes to *agent_pid, reaped by the next call). Never blocks on
 // the daemon.
-void SnapshotReport(const Totals& mine, const ReportPlan& plan,
+void SnapshotReport(const Totals& mine, const uint64_t* counts, const ReportPlan& plan,
                     const JobContext& context, const Table& table, pid_t* agent_pid);
 
 }  // namespace colltune::shim

@@ -10,6 +10,7 @@
 #include "shim/runtime/agent.h"
 #include "shim/runtime/config.h"
 #include "shim/runtime/context.h"
+#include "shim/runtime/counted.h"
 #include "shim/runtime/log.h"
 #include "shim/runtime/table_source.h"
 
@@ -171,10 +172,13 @@ void Runtime::PublishModes() const {
     }
     modes_[i].store(mode, std::memory_order_relaxed);
   }
+  // Counted collectives (counted.h): only when the job reports.
+  counted::on.store(Observing() ? 1 : 0, std::memory_order_relaxed);
 }
 
 void Runtime::ClearModes() {
   for (auto& mode : modes_) mode.store(kPass, std::memory_order_relaxed);
+  counted::on.store(0, std::memory_order_relaxed);
 }
 std::atomic<uint64_t> Runtime::epoch_{1};
 
@@ -266,6 +270,7 @@ void Runtime::Start(int thread_level) {
       }
     }
     epoch_.fetch_add(1, std::memory_order_acq_rel);
+    counted::Reset();
     current_.store(rt, std::memory_order_release);
     rt->PublishModes();
     if (world_rank == 0) {
@@ -315,8 +320,10 @@ void Runtime::Stop() {
   for (MPI_Comm comm : comms) PMPI_Comm_delete_attr(comm, rt->keyval_);
   if (rt->observe_.enabled()) {
     // Collective over the shim's communicator: every rank is here.
-    const std::string line = FinalReport(rt->world_, rt->totals_, rt->plan_,
-                                         rt->context_, rt->table_.table());
+    std::vector<uint64_t> counts(counted::kCells);
+    counted::Read(counts.data());
+    const std::string line = FinalReport(rt->world_, rt->totals_, counts.data(),
+                                         rt->plan_, rt->context_, rt->table_.table());
     if (!line.empty()) LogInfo(1, "finalize: %s", line.c_str());
   }
   if (rt->world_rank_ == 0) {
@@ -476,7 +483,10 @@ void Runtime::Snapshot(uint64_t now_ns) {
         }
       }
     }
-    SnapshotReport(mine, plan_, context_, table_.table(), &snapshot_agent_);
+    std::vector<uint64_t> counts(counted::kCells);
+    counted::Read(counts.data());
+    SnapshotReport(mine, counts.data(), plan_, context_, table_.table(),
+                   &snapshot_agent_);
   } catch (...) {
   }
 }

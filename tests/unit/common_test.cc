@@ -205,6 +205,10 @@ TEST(ReportFormat, RoundTripsAndRefusesWhatIsMalformed) {
   t.first_bin = 120;
   t.bins = {40, 0, 60};
   r.timings.push_back(t);
+  r.counts.push_back({colltune::NonblockingId(colltune::Collective::kAllreduce), 6, 28});
+  r.counts.push_back({colltune::NeighborId(colltune::Neighbor::kAlltoall,
+                                           colltune::NeighborForm::kPersistent),
+                      4, 3});
   const std::string text = colltune::FormatReport(r);
   colltune::Report back;
   std::string error;
@@ -213,6 +217,10 @@ TEST(ReportFormat, RoundTripsAndRefusesWhatIsMalformed) {
   EXPECT_EQ(back.library, "Open MPI") << "names may hold spaces";
   ASSERT_EQ(back.timings.size(), 1u);
   EXPECT_EQ(back.timings[0].bins, t.bins);
+  EXPECT_NE(text.find("counted iallreduce 6 28\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("counted neighbor_alltoall_init 4 3\n"), std::string::npos) << text;
+  ASSERT_EQ(back.counts.size(), 2u);
+  EXPECT_EQ(back.counts[1].calls, 3u);
 
   auto refused = [&](const std::string& bad, const std::string& why) {
     colltune::Report out;
@@ -238,4 +246,10 @@ TEST(ReportFormat, RoundTripsAndRefusesWhatIsMalformed) {
   refused(replaced("end\n", "end\nmore\n"), "after 'end'");
   refused(replaced("ranks 4", "bogus 4"), "unknown line");
   refused(replaced(" 40 0 60", " 40 0 -60"), "bin count");
+  refused(replaced("counted iallreduce", "counted allreduce"), "unknown counted collective");
+  refused(replaced("counted iallreduce 6 28", "counted iallreduce 6 0"), "malformed counted");
+  refused(replaced("counted iallreduce 6 28", "counted iallreduce 42 1"), "malformed counted");
+  refused(replaced("counted iallreduce 6 28", "counted iallreduce 6"), "3 fields");
+  refused(replaced("counted iallreduce 6 28\n", "counted iallreduce 6 28\ncounted iallreduce 6 1\n"),
+          "repeats");
 }

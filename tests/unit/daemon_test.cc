@@ -553,6 +553,113 @@ TEST_F(DaemonTest, JobReportsAreValidatedAndStored) {
   EXPECT_EQ(list.profiles(0).job_reports(), 1);
 }
 
+// Counted (not tuned) collectives: stored with the report, listed back
+// exactly, and hostile entries rejected whole with nothing stored.
+TEST_F(DaemonTest, CountedCallsAreValidatedStoredAndListed) {
+  v1::ReportJobRequest r;
+  *r.mutable_context() = Ctx(4);
+  r.set_job_id("slurm-7");
+  r.set_run_id("run-7");
+  r.set_final(true);
+  r.set_ranks(4);
+  auto add = [](v1::ReportJobRequest* r, const std::string& kind, const std::string& name,
+                int64_t min, int64_t max, int64_t calls) {
+    v1::CountedCalls* c = r->add_counted();
+    c->set_kind(kind);
+    c->set_collective(name);
+    c->set_min_bytes(min);
+    c->set_max_bytes(max);
+    c->set_calls(calls);
+  };
+  add(&r, "nonblocking", "iallreduce", 32, 63, 28);
+  add(&r, "nonblocking", "iallreduce", 4, 7, 8);
+  add(&r, "nonblocking", "ibarrier", 0, 0, 12);
+  add(&r, "persistent", "allreduce_init", 64, 127, 3);
+  add(&r, "neighborhood", "neighbor_alltoall", 8, 15, 16);
+  add(&r, "neighborhood", "neighbor_allgather_init", 4, 7, 2);
+  struct Bad {
+    std::function<void(v1::ReportJobRequest*)> mutate;
+    std::string message;
+  };
+  const std::vector<Bad> cases = {
+      {[](auto* r) { r->mutable_counted(0)->set_collective("iallreduce_fast"); },
+       "no non-blocking, persistent or neighbourhood collective"},
+      {[](auto* r) { r->mutable_counted(0)->set_collective("allreduce"); },
+       "no non-blocking, persistent or neighbourhood collective"},
+      {[](auto* r) { r->mutable_counted(0)->set_collective("<script>"); },
+       "no non-blocking"},
+      {[](auto* r) { r->mutable_counted(0)->set_collective(std::string(200, 'i')); },
+       "longer than"},
+      {[](auto* r) { r->mutable_counted(0)->set_kind("persistent"); },
+       "kind must be 'nonblocking'"},
+      {[](auto* r) { r->mutable_counted(0)->set_kind(""); }, "kind must be"},
+      {[](auto* r) { r->mutable_counted(0)->set_max_bytes(64); }, "no size bucket"},
+      {[](auto* r) { r->mutable_counted(0)->set_min_bytes(-1); }, "byte range"},
+      {[](auto* r) { r->mutable_counted(0)->set_calls(0); }, "calls must be in 1.."},
+      {[](auto* r) { r->mutable_counted(0)->set_calls(-5); }, "calls must be in 1.."},
+      {[](auto* r) { r->mutable_counted(0)->set_calls(int64_t{1} << 60); },
+       "calls must be in 1.."},
+      {[](auto* r) { *r->add_counted() = r->counted(1); }, "repeats"},
+      {[](auto* r) {
+         for (int i = 0; i < limits::kMaxCountedPerReport; ++i) *r->add_counted() = r->counted(0);
+       },
+       "counted entries in one report"},
+  };
+  for (const Bad& bad : cases) {
+    v1::ReportJobRequest copy = r;
+    copy.set_job_id("slurm-bad");
+    bad.mutate(&copy);
+    grpc::ClientContext ctx;
+    v1::ReportJobResponse out;
+    grpc::Status s = stub_->ReportJob(&ctx, copy, &out);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad.message;
+    EXPECT_NE(s.error_message().find(bad.message), std::string::npos)
+        << "wanted '" << bad.message << "', got: " << s.error_message();
+  }
+  {
+    // Nothing of the rejected reports was stored (no profile even).
+    v1::ListProfilesResponse list;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
+    EXPECT_EQ(list.profiles_size(), 0);
+  }
+  v1::ReportJobResponse out;
+  {
+    grpc::ClientContext ctx;
+    grpc::Status s = stub_->ReportJob(&ctx, r, &out);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  // A second report of the same run replaces the first, counts included.
+  r.mutable_counted(0)->set_calls(29);
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ReportJob(&ctx, r, &out).ok());
+    EXPECT_TRUE(out.replaced());
+  }
+  v1::ListProfilesResponse list;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
+  }
+  ASSERT_EQ(list.profiles_size(), 1);
+  v1::ListJobReportsRequest req;
+  req.set_profile_id(list.profiles(0).id());
+  v1::ListJobReportsResponse jobs;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->ListJobReports(&ctx, req, &jobs).ok());
+  ASSERT_EQ(jobs.reports_size(), 1);
+  std::set<std::string> got, want;
+  for (const v1::CountedCalls& c : jobs.reports(0).counted()) {
+    got.insert(c.kind() + " " + c.collective() + " " + std::to_string(c.min_bytes()) + " " +
+               std::to_string(c.max_bytes()) + " " + std::to_string(c.calls()));
+  }
+  for (const v1::CountedCalls& c : r.counted()) {
+    want.insert(c.kind() + " " + c.collective() + " " + std::to_string(c.min_bytes()) + " " +
+                std::to_string(c.max_bytes()) + " " + std::to_string(c.calls()));
+  }
+  EXPECT_EQ(got, want);
+}
+
 // ListJobReports: newest first, the observed speedup of the table's choice
 // against the default calls the job explored, and clear errors.
 TEST_F(DaemonTest, JobReportsAreListedWithObservedSpeedups) {

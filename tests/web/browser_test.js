@@ -200,6 +200,25 @@ async function main() {
     `${jRows} rows, heading ${jHeading}`);
   const firstJob = await page.locator('table.jobs tbody tr').first().textContent();
   check('newest job report first', firstJob.includes(jobs.reports[0].job_id), firstJob);
+  // Counted (not tuned) collectives: each row shows the report's calls per
+  // collective, summed over its size buckets, exactly as the API has them.
+  const countedWanted = (r) => {
+    const by = new Map();
+    for (const c of r.counted || []) by.set(c.collective, (by.get(c.collective) || 0) + Number(c.calls));
+    return [...by].sort((a, b) => a[0].localeCompare(b[0])).map(([n, k]) => `${n} ${k}`);
+  };
+  const countedCells = await page.locator('table.jobs tbody tr td.counted').evaluateAll(
+    (tds) => tds.map((td) => [...td.querySelectorAll('span')].map((s) => s.textContent)));
+  const withCounts = jobs.reports.filter((r) => (r.counted || []).length > 0).length;
+  const countedMismatch = jobs.reports.findIndex((r, i) =>
+    JSON.stringify(countedWanted(r)) !== JSON.stringify(r.counted && r.counted.length ? countedCells[i] : countedWanted(r)));
+  check('job reports show their counted non-blocking, persistent and neighbourhood calls',
+    countedCells.length === jobs.reports.length && withCounts > 0 && countedMismatch === -1 &&
+      countedCells.some((c) => c.includes('ibarrier 8') && c.includes('allreduce_init 4')),
+    `${withCounts} reports with counts; first mismatch at ${countedMismatch}: ${JSON.stringify(countedCells[Math.max(0, countedMismatch)])}`);
+  const countedTitle = await page.locator('table.jobs tbody tr td.counted span[title]').first().getAttribute('title');
+  check('a counted chip names its kind and size buckets',
+    /^(nonblocking|persistent|neighborhood), calls summed over ranks per message size: /.test(countedTitle || ''), countedTitle);
   check('context page fits a laptop screen without horizontal scrolling', await noHorizontalScroll(page));
   await page.screenshot({ path: path.join(ARTIFACTS, 'context.png'), fullPage: true });
   await page.locator('.chart').first().screenshot({ path: path.join(ARTIFACTS, 'chart-relative.png') });

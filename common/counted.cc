@@ -1,0 +1,82 @@
+#include "common/counted.h"
+
+#include <array>
+#include <utility>
+
+namespace colltune {
+namespace {
+
+constexpr std::string_view kNames[kNumCounted] = {
+    // non-blocking, catalog.h's order
+    "iallgather", "iallgatherv", "iallreduce", "ialltoall", "ialltoallv", "ialltoallw",
+    "ibarrier", "ibcast", "iexscan", "igather", "igatherv", "ireduce",
+    "ireduce_scatter", "ireduce_scatter_block", "iscan", "iscatter", "iscatterv",
+    // persistent
+    "allgather_init", "allgatherv_init", "allreduce_init", "alltoall_init",
+    "alltoallv_init", "alltoallw_init", "barrier_init", "bcast_init", "exscan_init",
+    "gather_init", "gatherv_init", "reduce_init", "reduce_scatter_init",
+    "reduce_scatter_block_init", "scan_init", "scatter_init", "scatterv_init",
+    // neighbourhood: blocking, non-blocking, persistent
+    "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall",
+    "neighbor_alltoallv", "neighbor_alltoallw",
+    "ineighbor_allgather", "ineighbor_allgatherv", "ineighbor_alltoall",
+    "ineighbor_alltoallv", "ineighbor_alltoallw",
+    "neighbor_allgather_init", "neighbor_allgatherv_init", "neighbor_alltoall_init",
+    "neighbor_alltoallv_init", "neighbor_alltoallw_init",
+};
+
+constexpr CallKind KindOfId(int id) {
+  return id < kNumCollectives       ? CallKind::kNonblocking
+         : id < 2 * kNumCollectives ? CallKind::kPersistent
+                                    : CallKind::kNeighborhood;
+}
+
+template <size_t... I>
+constexpr std::array<CountedInfo, kNumCounted> MakeInfos(std::index_sequence<I...>) {
+  return {{CountedInfo{static_cast<int>(I), kNames[I], KindOfId(static_cast<int>(I))}...}};
+}
+constexpr std::array<CountedInfo, kNumCounted> kInfos =
+    MakeInfos(std::make_index_sequence<kNumCounted>());
+
+// The names follow catalog.h's collectives: a reordering there shows here.
+static_assert(kNames[NonblockingId(Collective::kAllreduce)] == "iallreduce");
+static_assert(kNames[NonblockingId(Collective::kScatterv)] == "iscatterv");
+static_assert(kNames[PersistentId(Collective::kAllgather)] == "allgather_init");
+static_assert(kNames[PersistentId(Collective::kReduceScatterBlock)] ==
+              "reduce_scatter_block_init");
+static_assert(kNames[NeighborId(Neighbor::kAlltoall, NeighborForm::kBlocking)] ==
+              "neighbor_alltoall");
+static_assert(kNames[NeighborId(Neighbor::kAlltoallw, NeighborForm::kPersistent)] ==
+              "neighbor_alltoallw_init");
+
+}  // namespace
+
+const CountedInfo& CountedInfoOf(int id) { return kInfos[id]; }
+
+std::optional<int> ParseCounted(std::string_view name) {
+  for (const CountedInfo& info : kInfos) {
+    if (info.name == name) return info.id;
+  }
+  return std::nullopt;
+}
+
+std::string_view KindName(CallKind kind) {
+  switch (kind) {
+    case CallKind::kNonblocking:
+      return "nonblocking";
+    case CallKind::kPersistent:
+      return "persistent";
+    case CallKind::kNeighborhood:
+      return "neighborhood";
+  }
+  return "";
+}
+
+std::optional<CallKind> ParseKind(std::string_view name) {
+  for (CallKind k : {CallKind::kNonblocking, CallKind::kPersistent, CallKind::kNeighborhood}) {
+    if (KindName(k) == name) return k;
+  }
+  return std::nullopt;
+}
+
+}  // namespace colltune
