@@ -31,6 +31,7 @@
   X(Alltoallv) X(Alltoallw) X(Barrier) X(Bcast) X(Comm_call_errhandler) X(Comm_create)  \
   X(Comm_create_keyval) X(Comm_delete_attr) X(Comm_dup) X(Comm_free)       \
   X(Comm_free_keyval) X(Comm_get_attr) X(Comm_group) X(Comm_rank)          \
+  X(Comm_remote_size)                                                      \
   X(Comm_set_attr) X(Comm_set_errhandler) X(Comm_size) X(Comm_split_type)  \
   X(Comm_test_inter) X(Exscan) X(Finalize) X(Finalized) X(Gather)          \
   X(Gatherv) X(Get_library_version) X(Group_free) X(Init) X(Init_thread)   \
@@ -83,6 +84,7 @@ COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
 #define PMPI_Comm_get_attr ::colltune::shim::pmpi::Comm_get_attr
 #define PMPI_Comm_group ::colltune::shim::pmpi::Comm_group
 #define PMPI_Comm_rank ::colltune::shim::pmpi::Comm_rank
+#define PMPI_Comm_remote_size ::colltune::shim::pmpi::Comm_remote_size
 #define PMPI_Comm_set_attr ::colltune::shim::pmpi::Comm_set_attr
 #define PMPI_Comm_set_errhandler ::colltune::shim::pmpi::Comm_set_errhandler
 #define PMPI_Comm_size ::colltune::shim::pmpi::Comm_size
