@@ -340,6 +340,7 @@ class Arena {
       MPI_Type_get_true_extent(s.type, &true_lb, &true_extent);
       const int64_t span = s.count > 0 ? (s.count - 1) * extent + true_extent : 0;
       start_.push_back(at);
+      span_.push_back(s.null ? 0 : span);
       true_lb_.push_back(true_lb);
       extent_.push_back(extent);
       if (!s.null) at += span + (adjacent ? 0 : kGuard);
@@ -357,6 +358,11 @@ class Arena {
   int64_t Position(int i, int64_t element, int64_t offset) const {
     return start_[i] - true_lb_[i] + element * extent_[i] + offset;
   }
+  // The arena's first byte, an origin for byte displacements (Alltoallw).
+  char* Origin() { return reinterpret_cast<char*>(mem_.data()); }
+  // Arena positions [first, last) of the bytes buffer i spans.
+  int64_t First(int i) const { return start_[i]; }
+  int64_t Last(int i) const { return start_[i] + span_[i]; }
   // Writes packed values into `count` elements of buffer i from `element` on.
   void Fill(int i, int64_t element, int64_t count,
             const std::vector<unsigned char>& packed) {
@@ -373,7 +379,7 @@ class Arena {
 
  private:
   std::vector<BufferSpec> specs_;
-  std::vector<int64_t> start_;
+  std::vector<int64_t> start_, span_;
   std::vector<MPI_Aint> true_lb_, extent_;
   std::vector<unsigned char> mem_, before_;
 };
@@ -448,9 +454,14 @@ struct Case {
 // ranks that describe the same data with different derived datatypes, which
 // MPI allows; its MPI_Scatter and MPI_Alltoall truncate messages of any
 // datatype with gaps (MPI_DOUBLE_INT, a resized struct) beyond some ten
-// kilobytes, even at two processes. Under MPICH, in-place reduce cases use
-// root 0, no case mixes datatypes, and scatter and alltoall cases use
-// datatypes without gaps.
+// kilobytes, even at two processes; so do its in-place MPI_Alltoallv and
+// MPI_Alltoallw (MPI_DOUBLE_INT, 65537 elements, from two processes); it
+// refuses an empty receive buffer at the address of a send buffer as
+// aliased; and its MPI_Allgatherv on one process ignores displs[0]. Under
+// MPICH, in-place reduce cases use root 0, no case mixes datatypes,
+// scatter, alltoall and in-place alltoallv/alltoallw cases use datatypes
+// without gaps, an empty Reduce_scatter receive buffer is NULL, and
+// allgatherv on one process has displacement 0.
 bool g_mpich = false;
 
 // Half the cases have fewer elements than processes (0..8), so that blocks
@@ -505,7 +516,9 @@ Case MakeCase(unsigned long long seed, int index, const Comms& comms,
   } else {
     do {
       k.type = &g_types[std::uniform_int_distribution<int>(0, g_types.size() - 1)(rng)];
-    } while (g_mpich && (collective == "scatter" || collective == "alltoall") &&
+    } while (g_mpich &&
+             (collective == "scatter" || collective == "alltoall" ||
+              (k.in_place && (collective == "alltoallv" || collective == "alltoallw"))) &&
              k.type->PackedSize() != k.type->extent);
   }
   return k;
@@ -595,8 +608,11 @@ std::string Differ(const Arena& ref, const Arena& shim,
   if (a.size() != b.size() || before.size() != b.size()) return "arena sizes differ";
   std::vector<char> loose(a.size(), 0);  // compared within the bound
   for (const Undefined& u : undefined) {
-    const int64_t lo = ref.Position(u.buffer, u.first, 0);
-    const int64_t hi = ref.Position(u.buffer, u.first + u.count, 0);
+    // Element positions, clamped to the buffer's own bytes: a lower bound
+    // or an extent past the data must not excuse a neighbour's bytes.
+    const int64_t lo = std::max(ref.Position(u.buffer, u.first, 0), ref.First(u.buffer));
+    const int64_t hi = std::min(ref.Position(u.buffer, u.first + u.count, 0),
+                                ref.Last(u.buffer));
     for (int64_t j = lo; j < hi; ++j) {
       if (g_undefined_free || b[j] == a[j] || b[j] == before[j]) {
         loose[j] = 1;
@@ -1069,6 +1085,288 @@ Result TestScatterv(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
   return Annotated(Compare(comm, rc, a.side, {}, TolOf(k, comm)), what);
 }
 
+// ------------------------------------------- the collectives of issue 16
+//
+// Allgatherv and Reduce_scatter take the irregular layouts above. Their
+// count arrays are known to every rank, so the mock-ups decide on them: the
+// layouts add one where every block is empty (a call that moves nothing,
+// which the shim leaves to the library).
+void IrregularLayoutOrEmpty(const Case& k, int size, std::vector<int>* counts,
+                            std::vector<int>* displs, int* total, std::string* what) {
+  IrregularLayout(k, size, counts, displs, total, what);
+  // Count 0 makes b = 1, where "alternating" is "same": empty instead.
+  if (k.count == 0 && k.index % 8 == 4) {
+    counts->assign(size, 0);
+    *total = 0;
+    for (int i = 0; i < size; ++i) (*displs)[i] = i % 3;  // ignored, but valid
+    *what = "all empty";
+  }
+}
+
+// Allgatherv: irregular blocks, every rank receives all of them; in mixed
+// cases ranks describe the blocks with different datatypes (same
+// signature); in place, each rank's block already sits at its displacement.
+Result TestAllgatherv(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const MPI_Datatype t = RankType(k, rank);
+  std::vector<int> counts, displs;
+  int total;
+  std::string what;
+  IrregularLayoutOrEmpty(k, size, &counts, &displs, &total, &what);
+  if (g_mpich && size == 1) {
+    // MPICH 4.0.2's MPI_Allgatherv on one process copies the block to the
+    // start of recvbuf, ignoring displs[0].
+    displs[0] = 0;
+    total = counts[0];
+  }
+  std::vector<unsigned char> mine = Values(rng, *k.type, counts[rank]);
+  int s, r;
+  Arenas a(SendRecv(k, {t, k.in_place ? 0 : counts[rank]}, {t, total}, &s, &r), k, rank);
+  int rc[2];
+  for (int i : {kRef, kShim}) {
+    if (k.in_place) {
+      a[i].Fill(r, displs[rank], counts[rank], mine);
+    } else {
+      a[i].Fill(s, 0, counts[rank], mine);
+    }
+    a[i].Freeze();
+    rc[i] = (i == kRef ? PMPI_Allgatherv : MPI_Allgatherv)(
+        k.in_place ? MPI_IN_PLACE : a[i].Base(s), counts[rank], t, a[i].Base(r),
+        counts.data(), displs.data(), t, comm);
+  }
+  return Annotated(Compare(comm, rc, a.side, {}, TolOf(k, comm)), what);
+}
+
+// Reduce_scatter: the vector of all blocks is reduced, rank i keeps block i.
+// In place the input fills the receive buffer, of which only the first
+// block is the result: the rest is undefined by MPI (Open MPI writes there),
+// so the shim must leave each of its bytes as the caller wrote it or as the
+// library did.
+Result TestReduceScatter(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const TypeSpec& t = *k.type;
+  std::vector<int> counts, displs;
+  int total;
+  std::string what;
+  IrregularLayoutOrEmpty(k, size, &counts, &displs, &total, &what);
+  const int mine = counts[rank];
+  std::vector<unsigned char> input = Values(rng, t, total);
+  int s, r;
+  // MPICH refuses (as aliased) an empty receive buffer at the send buffer's
+  // address, which back-to-back buffers give: there it is NULL instead.
+  const bool null_recv = g_mpich && !k.in_place && mine == 0 && total > 0;
+  Arenas a(SendRecv(k, {t.type, k.in_place ? 0 : total},
+                    {t.type, k.in_place ? total : mine, null_recv}, &s, &r),
+           k, rank);
+  int rc[2];
+  for (int i : {kRef, kShim}) {
+    a[i].Fill(k.in_place ? r : s, 0, total, input);
+    a[i].Freeze();
+    rc[i] = (i == kRef ? PMPI_Reduce_scatter : MPI_Reduce_scatter)(
+        k.in_place ? MPI_IN_PLACE : a[i].Base(s), a[i].Base(r), counts.data(), t.type,
+        k.op->op, comm);
+  }
+  std::vector<Undefined> undefined;
+  if (k.in_place) undefined.push_back({r, mine, total - mine});
+  return Annotated(Compare(comm, rc, a.side, {{r, &t, 0, mine}}, TolOf(k, comm), nullptr,
+                           undefined),
+                   what);
+}
+
+// Exscan: rank r receives x_0 o ... o x_{r-1}. Rank 0's receive buffer is
+// undefined by MPI: the shim must leave each of its bytes as the caller
+// wrote it or as the library did, so where the library leaves it untouched
+// (Open MPI and MPICH do) the shim must too. In place, rank 0's input stays.
+Result TestExscan(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  const TypeSpec& t = *k.type;
+  std::vector<unsigned char> input = Values(rng, t, k.count);
+  int s, r;
+  Arenas a(SendRecv(k, {t.type, k.in_place ? 0 : k.count}, {t.type, k.count}, &s, &r),
+           k, rank);
+  int rc[2];
+  for (int i : {kRef, kShim}) {
+    a[i].Fill(k.in_place ? r : s, 0, k.count, input);
+    a[i].Freeze();
+    rc[i] = (i == kRef ? PMPI_Exscan : MPI_Exscan)(
+        k.in_place ? MPI_IN_PLACE : a[i].Base(s), a[i].Base(r), static_cast<int>(k.count),
+        t.type, k.op->op, comm);
+  }
+  std::vector<Elements> results;
+  std::vector<Undefined> undefined;
+  if (rank == 0) {
+    undefined.push_back({r, 0, k.count});
+  } else {
+    results.push_back({r, &t, 0, k.count});
+  }
+  return Compare(comm, rc, a.side, results, TolOf(k, comm), nullptr, undefined);
+}
+
+// Alltoallv and Alltoallw: block (i, j), from rank i to rank j, has
+// m[i][j] elements, every rank computing the same matrix from the case
+// (seed 000's block sizes: same, random, spikes, many empty blocks; all
+// empty where count 0 meets index 4 mod 8). In place, MPI has each rank
+// send the blocks it then receives, so the matrix is symmetric.
+std::vector<std::vector<int>> PairMatrix(const Case& k, int size, std::string* what) {
+  std::mt19937_64 g(static_cast<unsigned long long>(k.index) * 7919ULL +
+                    static_cast<unsigned long long>(k.count) + size);
+  const int dist = k.index % 4;
+  const int64_t b = k.count / 8 + 1;
+  const bool empty = k.count == 0 && k.index % 8 == 4;
+  std::vector<std::vector<int>> m(size, std::vector<int>(size, 0));
+  for (int i = 0; i < size; ++i) {
+    for (int j = 0; j < size; ++j) {
+      if (k.in_place && j < i) {
+        m[i][j] = m[j][i];
+        continue;
+      }
+      int64_t n = 0;
+      switch (dist) {
+        case 0: n = b; break;
+        case 1: n = static_cast<int64_t>(g() % (2 * b + 1)); break;
+        case 2: n = g() % 5 == 0 ? 5 * b : 1; break;
+        default: n = g() % 2 == 0 ? 0 : static_cast<int64_t>(g() % (2 * b + 1)); break;
+      }
+      m[i][j] = empty ? 0 : static_cast<int>(n);
+    }
+  }
+  static const char* const kNames[] = {"same", "random", "spikes", "zeros"};
+  *what = empty ? "all empty" : kNames[dist];
+  return m;
+}
+
+// Displacements (in elements) for blocks of `counts` in one buffer: in rank
+// order, reversed with gaps, or shuffled with gaps (each rank its own, as
+// MPI allows). Returns the buffer's length in elements.
+int BlockDispls(const Case& k, int rank, int salt, const std::vector<int>& counts,
+                std::vector<int>* displs) {
+  const int size = static_cast<int>(counts.size());
+  std::mt19937_64 g(static_cast<unsigned long long>(k.index) * 104723ULL +
+                    static_cast<unsigned long long>(rank) * 31 + salt);
+  const int order = (k.index / 4 + salt) % 3;
+  std::vector<int> ranks(size);
+  for (int i = 0; i < size; ++i) ranks[i] = order == 1 ? size - 1 - i : i;
+  if (order == 2) std::shuffle(ranks.begin(), ranks.end(), g);
+  displs->assign(size, 0);
+  int at = 0;
+  for (int i : ranks) {
+    if (order != 0) at += static_cast<int>(g() % 3);
+    (*displs)[i] = at;
+    at += counts[i];
+  }
+  return at;
+}
+
+Result TestAlltoallv(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const MPI_Datatype t = RankType(k, rank);
+  std::string what;
+  const std::vector<std::vector<int>> m = PairMatrix(k, size, &what);
+  std::vector<int> scounts(size), rcounts(size), sdispls, rdispls;
+  for (int j = 0; j < size; ++j) {
+    scounts[j] = m[rank][j];
+    rcounts[j] = m[j][rank];
+  }
+  const int stotal = BlockDispls(k, rank, 0, scounts, &sdispls);
+  const int rtotal = BlockDispls(k, rank, 1, rcounts, &rdispls);
+  // Every element of the buffer that is sent, gaps included (never sent).
+  std::vector<unsigned char> input = Values(rng, *k.type, k.in_place ? rtotal : stotal);
+  int s, r;
+  Arenas a(SendRecv(k, {t, k.in_place ? 0 : stotal}, {t, rtotal}, &s, &r), k, rank);
+  int rc[2];
+  for (int i : {kRef, kShim}) {
+    a[i].Fill(k.in_place ? r : s, 0, k.in_place ? rtotal : stotal, input);
+    a[i].Freeze();
+    rc[i] = (i == kRef ? PMPI_Alltoallv : MPI_Alltoallv)(
+        k.in_place ? MPI_IN_PLACE : a[i].Base(s), scounts.data(), sdispls.data(), t,
+        a[i].Base(r), rcounts.data(), rdispls.data(), t, comm);
+  }
+  return Annotated(Compare(comm, rc, a.side, {}, TolOf(k, comm)), what);
+}
+
+// Alltoallw: every block has its own datatype (in mixed cases the type or
+// its twin, per block) and byte displacement. Each block is a buffer of the
+// arena, placed in a per-rank shuffled order; displacements count from the
+// arena's first byte.
+Result TestAlltoallw(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::string what;
+  const std::vector<std::vector<int>> m = PairMatrix(k, size, &what);
+  std::vector<int> scounts(size), rcounts(size), sdispls(size), rdispls(size);
+  std::vector<MPI_Datatype> stypes(size), rtypes(size);
+  std::mt19937_64 g(static_cast<unsigned long long>(k.index) * 65537ULL + rank);
+  auto block_type = [&](int j, int side) {
+    return k.mixed && (rank + j + side) % 2 == 1 ? k.type->twin : k.type->type;
+  };
+  // Buffers 0..p-1: send blocks (none in place), p..2p-1: receive blocks.
+  std::vector<BufferSpec> specs;
+  std::vector<int> order;
+  for (int j = 0; j < size; ++j) {
+    scounts[j] = m[rank][j];
+    rcounts[j] = m[j][rank];
+    stypes[j] = block_type(j, 0);
+    rtypes[j] = block_type(j, 1);
+  }
+  const int nbuf = k.in_place ? size : 2 * size;
+  for (int b = 0; b < nbuf; ++b) order.push_back(b);
+  if (!k.recv_first) std::shuffle(order.begin(), order.end(), g);
+  // Arena buffer index of block b (send j = b, receive j = b - p, or b in
+  // place where only receive blocks exist).
+  std::vector<int> where(nbuf);
+  for (int at = 0; at < nbuf; ++at) {
+    const int b = order[at];
+    where[b] = at;
+    const bool recv = k.in_place || b >= size;
+    const int j = k.in_place ? b : b % size;
+    specs.push_back({recv ? rtypes[j] : stypes[j], recv ? rcounts[j] : scounts[j], false});
+  }
+  Arenas a(specs, k, rank);
+  // Inputs: the blocks sent (the receive blocks in place).
+  std::vector<std::vector<unsigned char>> input(size);
+  for (int j = 0; j < size; ++j) {
+    input[j] = Values(rng, *k.type, k.in_place ? rcounts[j] : scounts[j]);
+  }
+  int rc[2];
+  for (int i : {kRef, kShim}) {
+    char* origin = a[i].Origin();
+    for (int j = 0; j < size; ++j) {
+      const int sb = where[j];
+      const int rb = where[k.in_place ? j : size + j];
+      a[i].Fill(sb, 0, k.in_place ? rcounts[j] : scounts[j], input[j]);
+      sdispls[j] = static_cast<int>(a[i].Base(sb) - origin);
+      rdispls[j] = static_cast<int>(a[i].Base(rb) - origin);
+    }
+    a[i].Freeze();
+    rc[i] = (i == kRef ? PMPI_Alltoallw : MPI_Alltoallw)(
+        k.in_place ? MPI_IN_PLACE : origin, scounts.data(), sdispls.data(), stypes.data(),
+        origin, rcounts.data(), rdispls.data(), rtypes.data(), comm);
+  }
+  return Annotated(Compare(comm, rc, a.side, {}, TolOf(k, comm)), what);
+}
+
+// Barrier: nothing moves; both return the same code and leave memory alone.
+// (Whether it synchronises is tests/mpi/barrier_sync's business.)
+Result TestBarrier(const Case& k, MPI_Comm comm, std::mt19937_64& /*rng*/) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Arenas a({}, k, rank);
+  int rc[2];
+  for (int i : {kRef, kShim}) {
+    a[i].Freeze();
+    rc[i] = (i == kRef ? PMPI_Barrier : MPI_Barrier)(comm);
+  }
+  return Compare(comm, rc, a.side, {}, TolOf(k, comm));
+}
+
 struct Collective {
   const char* name;
   Runner run;
@@ -1078,12 +1376,18 @@ struct Collective {
 const std::vector<Collective>& Collectives() {
   static const std::vector<Collective> all = {
       {"allgather", TestAllgather, false},
+      {"allgatherv", TestAllgatherv, false},
       {"allreduce", TestAllreduce, true},
       {"alltoall", TestAlltoall, false},
+      {"alltoallv", TestAlltoallv, false},
+      {"alltoallw", TestAlltoallw, false},
+      {"barrier", TestBarrier, false},
       {"bcast", TestBcast, false},
+      {"exscan", TestExscan, true},
       {"gather", TestGather, false},
       {"gatherv", TestGatherv, false},
       {"reduce", TestReduce, true},
+      {"reduce_scatter", TestReduceScatter, true},
       {"reduce_scatter_block", TestReduceScatterBlock, true},
       {"scan", TestScan, true},
       {"scatter", TestScatter, false},

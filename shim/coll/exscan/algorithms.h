@@ -1,4 +1,4 @@
-// MPI_Exscan's mock-ups (docs/algorithms.md).
+// MPI_Exscan's mock-ups (docs/algorithms.md, "Issue 16").
 #ifndef COLLTUNE_SHIM_COLL_EXSCAN_ALGORITHMS_H_
 #define COLLTUNE_SHIM_COLL_EXSCAN_ALGORITHMS_H_
 
@@ -6,6 +6,8 @@
 #include "shim/coll/calls.h"
 
 namespace colltune::shim {
+
+extern const AlgorithmImpl<ExscanCall> kExscanAsScanShift;
 
 }  // namespace colltune::shim
 

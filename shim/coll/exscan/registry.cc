@@ -4,7 +4,10 @@ namespace colltune::shim {
 
 template <>
 const AlgorithmImpl<ExscanCall>* Algorithms<ExscanCall>::Find(Algorithm id) {
-  return nullptr;  // mock-ups to come
+  static const AlgorithmImpl<ExscanCall>* const kAll[] = {
+      &kExscanAsScanShift,
+  };
+  return FindIn(kAll, id);
 }
 
 }  // namespace colltune::shim

@@ -1,10 +1,29 @@
+#include <climits>
+
 #include "shim/coll/reduce_scatter/algorithms.h"
 
 namespace colltune::shim {
 
 template <>
 const AlgorithmImpl<ReduceScatterCall>* Algorithms<ReduceScatterCall>::Find(Algorithm id) {
-  return nullptr;  // mock-ups to come
+  static const AlgorithmImpl<ReduceScatterCall>* const kAll[] = {
+      &kReducescatterAsReduceScatterv,
+      &kReducescatterAsAllreduce,
+      &kReducescatterAsReducescatterblockPadded,
+  };
+  return FindIn(kAll, id);
+}
+
+bool ShapeOf(const ReduceScatterCall& c, int p, int rank, VectorShape* s) {
+  *s = VectorShape{};
+  for (int i = 0; i < p; ++i) {
+    const int n = c.recvcounts[i];
+    if (n < 0) return false;
+    if (i == rank) s->offset = s->total;
+    s->total += n;
+    if (n > s->largest) s->largest = n;
+  }
+  return s->total <= INT_MAX;
 }
 
 }  // namespace colltune::shim
