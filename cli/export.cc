@@ -175,7 +175,7 @@ constexpr MpichRestriction kMpichRestrictions[] = {
     {Collective::kReduce, "smp", "commutative parent-comm"},
     {Collective::kReduce, "reduce_scatter_gather", "size-ge-pof2 builtin-op"},
     {Collective::kReduceScatter, "noncommutative", "power-of-two block-regular"},
-    {Collective::kReduceScatter, "pairwise", "commutative"},
+    {Collective::kReduceScatter, "pairwise", "commutative noinplace"},
     {Collective::kReduceScatter, "recursive_halving", "commutative"},
     {Collective::kReduceScatterBlock, "noncommutative", "power-of-two"},
     {Collective::kReduceScatterBlock, "pairwise", "commutative"},

@@ -31,6 +31,9 @@ constexpr uint8_t Unordered(Collective c, std::string_view name) {
   if (c == Collective::kAllreduce) {
     return name == "native:ring" || name == "native:segmented_ring" ? kOpenMpi : 0;
   }
+  if (c == Collective::kReduceScatter) {
+    return name == "native:recursive_halving" || name == "native:ring" ? kOpenMpi : 0;
+  }
   if (c == Collective::kReduce) {
     return name == "native:chain" || name == "native:pipeline" ||
                    name == "native:binary" || name == "native:binomial"

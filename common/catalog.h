@@ -143,8 +143,8 @@ struct AlgorithmInfo {
   // Native algorithms: the libraries in which, forced, it combines operands
   // out of rank order without checking the operation, so it is wrong for a
   // non-commutative one (Open MPI's allreduce ring and segmented_ring, its
-  // reduce chain, pipeline, binary and binomial; measured at 3 and 4
-  // processes). Neither the shim nor an exported rules file runs them then.
+  // reduce chain, pipeline, binary and binomial, its reduce_scatter
+  // recursive_halving and ring; measured at 2 to 5 processes). Neither the shim nor an exported rules file runs them then.
   uint8_t unordered = 0;
   // The only communicator size it runs on (Open MPI's two_proc algorithms
   // fail elsewhere instead of falling back), 0 for any.

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "common/catalog.h"
+#include "shim/coll/calls.h"
 #include "shim/coll/env.h"
 #include "shim/coll/quirks.h"
 #include "shim/native/native.h"
@@ -88,6 +89,12 @@ template <class Call>
 bool NativeEligible(Algorithm id, const Call& call, const CollEnv& env) {
   if (env.natives == nullptr || !env.natives->Runnable(id, env.native_comms, env.size)) {
     return false;
+  }
+  if constexpr (std::is_same_v<Call, ReduceScatterCall>) {
+    if (!NativeReduceScatterOk(InfoOf(id).name, call.recvcounts, env.size,
+                               call.sendbuf == MPI_IN_PLACE)) {
+      return false;
+    }
   }
   if constexpr (std::is_same_v<decltype(HasOp(call)), std::true_type>) {
     return env.natives->OrderOk(id, call.op) && NativeReductionTypeOk(call.datatype);

@@ -5,6 +5,8 @@
 #ifndef COLLTUNE_SHIM_COLL_QUIRKS_H_
 #define COLLTUNE_SHIM_COLL_QUIRKS_H_
 
+#include <string_view>
+
 #include "shim/coll/datatype.h"
 #include "shim/mpi/mpi.h"
 
@@ -35,6 +37,24 @@ inline bool NativeReductionTypeOk(MPI_Datatype type) {
   if (!kGappedTypesBreakGatherScatter) return true;
   Layout layout;
   return GetLayout(type, &layout) == MPI_SUCCESS && layout.Contiguous();
+}
+
+// MPICH 4.0's own MPI_Reduce_scatter algorithms, forced, where its
+// fallback does not catch them (natives_test): "noncommutative" asserts
+// that the communicator size is a power of two and every count equal, and
+// aborts the job otherwise; "pairwise" aborts on an in-place call
+// ("memcpy argument memory ranges overlap" in its pack routine). Counts,
+// the size and MPI_IN_PLACE are the same on every rank: a rank-consistent
+// verdict. The names are MPICH's alone (the catalogue's library bits).
+inline bool NativeReduceScatterOk(std::string_view name, const int* counts, int size,
+                                  bool in_place) {
+  if (name == "native:noncommutative") {
+    if ((size & (size - 1)) != 0) return false;
+    for (int i = 1; i < size; ++i) {
+      if (counts[i] != counts[0]) return false;
+    }
+  }
+  return !(name == "native:pairwise" && in_place);
 }
 
 }  // namespace colltune::shim
