@@ -311,7 +311,7 @@ gatherv 0 inf native:nb
 reduce 0 1023 native:smp
 reduce 1024 inf native:reduce_scatter_gather
 reduce_scatter 0 1023 native:noncommutative
-reduce_scatter 1024 inf native:pairwise
+reduce_scatter 1024 inf native:recursive_halving
 reduce_scatter_block 0 1023 native:pairwise
 reduce_scatter_block 1024 inf native:recursive_doubling
 scan 0 inf native:smp
