@@ -30,7 +30,6 @@
 //    significant differences measure the noise floor of the method.
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <set>
