@@ -58,8 +58,12 @@ std::string FindAgent(const std::string& configured) {
   std::string lib = info.dli_fname;
   size_t slash = lib.rfind('/');
   std::string dir = slash == std::string::npos ? "." : lib.substr(0, slash);
+  // Next to the library, PREFIX/lib -> PREFIX/bin (scripts/install.sh), the
+  // build tree (shim/ -> cli/), and the Debian package's private directory
+  // /usr/lib/colltune -> /usr/bin.
   for (const std::string& candidate :
-       {dir + "/colltune", dir + "/../bin/colltune", dir + "/../cli/colltune"}) {
+       {dir + "/colltune", dir + "/../bin/colltune", dir + "/../cli/colltune",
+        dir + "/../../bin/colltune"}) {
     if (IsExecutable(candidate)) return candidate;
   }
   return "";
