@@ -1,0 +1,175 @@
+# Shell helpers that run a private MUNGE daemon and a real one-node Slurm
+# cluster (slurmctld + slurmd from Debian's slurm-wlm) as plain processes, for
+# tests. Source this file (after tests/lib/testlib.sh if you use both; it
+# needs nothing from it). Everything lives under a directory you give, nothing
+# touches /etc/munge, /run/munge or /etc/slurm, so several tests may run their
+# own munged and Slurm at the same time.
+#
+#   start_munge DIR   a munged of its own: new key DIR/munge/munge.key (made
+#                     with mungekey), socket DIR/munge/munge.sock; waits until
+#                     `munge -n | unmunge` works. Exports MUNGE_SOCKET (the
+#                     socket's path: pass it as `munge -S "$MUNGE_SOCKET"`,
+#                     or to Slurm as AuthInfo=socket=...), and sets MUNGE_PID,
+#                     MUNGE_KEY and MUNGE_LOG. Returns non-zero, with the log
+#                     on stdout, when munged does not come up.
+#   stop_munge        SIGTERM to that munged, waits for it. Safe to call twice
+#                     or when start_munge failed.
+#   start_slurm DIR   slurmctld + slurmd for one node named after this host,
+#                     CPUs=4, partition "debug" (default), free TCP ports
+#                     picked now, authenticated through $MUNGE_SOCKET (call
+#                     start_munge first). Writes DIR/slurm/slurm.conf and
+#                     exports SLURM_CONF; waits until the node is idle and
+#                     `srun true` works (about 2 s). Sets SLURMCTLD_PID,
+#                     SLURMD_PID, SLURM_DIR.
+#   stop_slurm        cancels what is still queued, SIGTERM to slurmd and
+#                     slurmctld, waits for them. Safe to call twice.
+#
+# DIR must be a short path (unix sockets < 108 bytes: use mktemp -d
+# /tmp/xx.XXXX). munged insists that every directory above its socket be
+# searchable by all, so start_munge makes DIR mode 0755. Root or not: the
+# daemons run as the calling user (SlurmUser is that user).
+#
+# Typical use:
+#   source tests/lib/slurm.sh
+#   trap 'stop_slurm; stop_munge' EXIT
+#   start_munge "$dir" && start_slurm "$dir" || exit 1
+#   srun -n 2 hostname
+
+MUNGE_PID=""
+SLURMCTLD_PID=""
+SLURMD_PID=""
+
+start_munge() {
+  local dir=$1/munge i
+  mkdir -p "$dir" || return 1
+  chmod 755 "$1" "$dir"
+  MUNGE_KEY=$dir/munge.key
+  MUNGE_LOG=$dir/munged.log
+  rm -f "$MUNGE_KEY"
+  if ! mungekey --create --keyfile="$MUNGE_KEY" >"$MUNGE_LOG" 2>&1; then
+    # mungekey is munge >= 0.5.14; older ones take 1 KiB of random bytes.
+    dd if=/dev/urandom of="$MUNGE_KEY" bs=1024 count=1 status=none || return 1
+  fi
+  chmod 600 "$MUNGE_KEY"
+  export MUNGE_SOCKET=$dir/munge.sock
+  /usr/sbin/munged --foreground --socket="$MUNGE_SOCKET" --key-file="$MUNGE_KEY" \
+    --pid-file="$dir/munged.pid" --seed-file="$dir/munged.seed" \
+    --log-file="$MUNGE_LOG" >>"$MUNGE_LOG" 2>&1 &
+  MUNGE_PID=$!
+  for i in $(seq 1 100); do
+    if munge -S "$MUNGE_SOCKET" -n 2>/dev/null | unmunge -S "$MUNGE_SOCKET" >/dev/null 2>&1; then
+      return 0
+    fi
+    if ! kill -0 "$MUNGE_PID" 2>/dev/null; then
+      echo "munged exited:"; cat "$MUNGE_LOG"; MUNGE_PID=""; return 1
+    fi
+    sleep 0.05
+  done
+  echo "munged did not answer within 5 s:"; cat "$MUNGE_LOG"
+  return 1
+}
+
+stop_munge() {
+  if [ -n "$MUNGE_PID" ]; then
+    kill "$MUNGE_PID" 2>/dev/null
+    wait "$MUNGE_PID" 2>/dev/null
+    MUNGE_PID=""
+  fi
+  return 0
+}
+
+# free_ports N: N distinct TCP ports nobody listens on now, one a line.
+free_ports() {
+  python3 - "$1" <<'EOF'
+import socket, sys
+socks = []
+for _ in range(int(sys.argv[1])):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+for s in socks:
+    print(s.getsockname()[1])
+EOF
+}
+
+start_slurm() {
+  local dir=$1/slurm node ports ctld_port slurmd_port i state
+  if [ -z "${MUNGE_SOCKET:-}" ]; then
+    echo "start_slurm: start_munge first (MUNGE_SOCKET is not set)"; return 1
+  fi
+  mkdir -p "$dir/state" "$dir/spool" || return 1
+  node=$(hostname -s)
+  mapfile -t ports < <(free_ports 2)
+  ctld_port=${ports[0]}
+  slurmd_port=${ports[1]}
+  SLURM_DIR=$dir
+  cat >"$dir/slurm.conf" <<EOF
+ClusterName=colltunetest
+SlurmctldHost=$node(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+SlurmUser=$(id -un)
+SlurmdUser=$(id -un)
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$MUNGE_SOCKET
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+MpiDefault=none
+ReturnToService=2
+SlurmdParameters=config_overrides
+MinJobAge=600
+KillWait=2
+InactiveLimit=0
+SchedulerType=sched/backfill
+NodeName=$node NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN
+PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+EOF
+  export SLURM_CONF=$dir/slurm.conf
+  /usr/sbin/slurmctld -D -i -f "$SLURM_CONF" >>"$dir/slurmctld.out" 2>&1 &
+  SLURMCTLD_PID=$!
+  /usr/sbin/slurmd -D -f "$SLURM_CONF" -N "$node" >>"$dir/slurmd.out" 2>&1 &
+  SLURMD_PID=$!
+  for i in $(seq 1 150); do
+    state=$(sinfo -h -N -o %t 2>/dev/null)
+    if [ "$state" = idle ] && timeout 20 srun -N 1 -n 1 true >/dev/null 2>&1; then
+      return 0
+    fi
+    if ! kill -0 "$SLURMCTLD_PID" 2>/dev/null || ! kill -0 "$SLURMD_PID" 2>/dev/null; then
+      echo "a Slurm daemon exited:"
+      tail -n 20 "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out 2>/dev/null
+      stop_slurm; return 1
+    fi
+    sleep 0.1
+  done
+  echo "Slurm did not run a job within 15 s (node state '$state'):"
+  tail -n 20 "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out 2>/dev/null
+  stop_slurm
+  return 1
+}
+
+stop_slurm() {
+  local pid
+  if [ -n "$SLURMCTLD_PID" ] && [ -n "${SLURM_CONF:-}" ]; then
+    scancel --quiet --user "$(id -un)" 2>/dev/null
+  fi
+  for pid in "$SLURMD_PID" "$SLURMCTLD_PID"; do
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  done
+  for pid in "$SLURMD_PID" "$SLURMCTLD_PID"; do
+    [ -n "$pid" ] && wait "$pid" 2>/dev/null
+  done
+  SLURMD_PID=""
+  SLURMCTLD_PID=""
+  return 0
+}
