@@ -16,6 +16,8 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcpp-httplib-dev
   curl                       # the web API tests
   chromium                   # the web view's browser tests (playwright-core)
+  dpkg-dev chrpath lintian   # the Debian package (//:deb) and its checks
+  systemd lmod tcl           # package_test: systemd-analyze verify, module files
 )
 
 missing=()
