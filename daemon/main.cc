@@ -14,10 +14,16 @@
 #include <spdlog/spdlog.h>
 
 #include "common/paths.h"
+#include "daemon/metrics.h"
 #include "daemon/service.h"
 #include "daemon/tuner.h"
 #include "daemon/web.h"
 #include "db/store.h"
+
+// colltune_build_info's version label; a release build defines it.
+#ifndef COLLTUNE_VERSION
+#define COLLTUNE_VERSION "dev"
+#endif
 
 namespace {
 
@@ -137,9 +143,18 @@ int main(int argc, char** argv) {
     spdlog::error("{}", store.status().ToString());
     return 1;
   }
-  colltune::daemon::Tuner tuner(store->get(), options);
+  colltune::daemon::MetricsOptions metrics_options;
+  metrics_options.db_path = db_path;
+  metrics_options.version = COLLTUNE_VERSION;
+  metrics_options.schema_version = (*store)->schema_version();
+  auto metrics = colltune::daemon::Metrics::Create(metrics_options);
+  if (!metrics.ok()) {
+    spdlog::error("{}", metrics.status().ToString());
+    return 1;
+  }
+  colltune::daemon::Tuner tuner(store->get(), options, metrics->get());
   colltune::daemon::TuningService service(&tuner, &token);
-  auto server = colltune::daemon::StartServer(listen, &service);
+  auto server = colltune::daemon::StartServer(listen, &service, metrics->get());
   if (!server.ok()) {
     spdlog::error("{}", server.status().ToString());
     return 1;
@@ -147,7 +162,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<colltune::daemon::WebServer> web_server;
   if (!web.address.empty()) {
     if (web.web_dir.empty()) web.web_dir = colltune::daemon::DefaultWebDir();
-    auto started = colltune::daemon::WebServer::Start(web, &tuner, &token);
+    auto started = colltune::daemon::WebServer::Start(web, &tuner, &token,
+                                                         metrics->get());
     if (!started.ok()) {
       spdlog::error("{}", started.status().ToString());
       (*server)->Shutdown();

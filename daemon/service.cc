@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "common/limits.h"
+#include "daemon/rpc_metrics.h"
 
 namespace colltune::daemon {
 namespace {
@@ -151,7 +152,7 @@ grpc::Status TuningService::Unpin(grpc::ServerContext* ctx,
 }
 
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
-    const std::string& address, TuningService* service) {
+    const std::string& address, TuningService* service, Metrics* metrics) {
   if (address.rfind("unix:", 0) == 0) {
     std::string path = address.substr(5);
     if (path.rfind("//", 0) == 0) path = path.substr(2);
@@ -163,6 +164,12 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
   builder.SetMaxReceiveMessageSize(limits::kMaxRequestBytes);
   builder.SetMaxSendMessageSize(limits::kMaxRequestBytes);
   builder.RegisterService(service);
+  if (metrics != nullptr) {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+        interceptors;
+    interceptors.push_back(RpcMetricsInterceptorFactory(metrics));
+    builder.experimental().SetInterceptorCreators(std::move(interceptors));
+  }
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
     return absl::UnavailableError("cannot listen on " + address);

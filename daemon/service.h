@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "daemon/auth.h"
+#include "daemon/metrics.h"
 #include "daemon/tuner.h"
 #include "proto/colltune.grpc.pb.h"
 
@@ -68,9 +69,11 @@ class TuningService final : public v1::Tuning::Service {
 
 // Starts a gRPC server for `service` on `address` ("unix:/path" or
 // "host:port"), with the contract's request size limit. A stale unix socket
-// file left by a dead daemon is removed; a live one is an error.
+// file left by a dead daemon is removed; a live one is an error. With
+// `metrics`, every call is counted and timed there (rpc_metrics.h).
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
-    const std::string& address, TuningService* service);
+    const std::string& address, TuningService* service,
+    Metrics* metrics = nullptr);
 
 }  // namespace colltune::daemon
 

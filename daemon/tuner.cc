@@ -1,5 +1,6 @@
 #include "daemon/tuner.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -301,7 +302,11 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
 
 absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
     const v1::ReportJobRequest& r) {
-  if (absl::Status s = ValidateReport(r); !s.ok()) return s;
+  ReportRejection why = ReportRejection::kStoreError;
+  if (absl::Status s = ValidateReport(r, &why); !s.ok()) {
+    if (metrics_ != nullptr) metrics_->ReportRejected(why);
+    return s;
+  }
   const db::ProfileKey key = KeyOf(r.context());
   v1::ReportJobResponse response;
   std::lock_guard<std::mutex> lock(mu_);
@@ -375,7 +380,19 @@ absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
     }
     return absl::OkStatus();
   });
-  if (!s.ok()) return s;
+  if (!s.ok()) {
+    if (metrics_ != nullptr) metrics_->ReportRejected(ReportRejection::kStoreError);
+    return s;
+  }
+  if (metrics_ != nullptr) {
+    int64_t timed = 0, explored = 0;
+    for (const v1::JobTiming& t : r.timings()) {
+      timed += t.timed_calls();
+      explored += t.explored_calls();
+    }
+    metrics_->ReportIngested(r.source(), response.timings_stored(),
+                             response.timings_unattributed(), timed, explored);
+  }
   return response;
 }
 
@@ -402,6 +419,45 @@ absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {
   out.set_violations(
       static_cast<int>(FindViolations(*medians, options_.engine).size()));
   return out;
+}
+
+absl::StatusOr<TunerState> Tuner::State() {
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::StatusOr<std::vector<db::Profile>> all = store_->Profiles();
+  if (!all.ok()) return all.status();
+  TunerState state;
+  state.profiles = static_cast<int64_t>(all->size());
+  for (ViolationKind k : {ViolationKind::kGuideline, ViolationKind::kSelection,
+                          ViolationKind::kMonotony}) {
+    state.violations[std::string(ViolationKindName(k))] = 0;
+  }
+  // Newest first (updated_at is an ISO timestamp); ties by id.
+  std::vector<const db::Profile*> order;
+  for (const db::Profile& p : *all) order.push_back(&p);
+  std::sort(order.begin(), order.end(), [](const db::Profile* a, const db::Profile* b) {
+    return std::tie(a->updated_at, a->id) > std::tie(b->updated_at, b->id);
+  });
+  for (const db::Profile* p : order) {
+    absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(p->id);
+    if (!medians.ok()) return medians.status();
+    for (const ViolationFound& v : FindViolations(*medians, options_.engine)) {
+      ++state.violations[std::string(ViolationKindName(v.kind))];
+    }
+    if (state.contexts.size() >= static_cast<size_t>(kMaxContextsExported)) continue;
+    absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(p->id);
+    if (!t.ok()) return t.status();
+    ContextState c;
+    c.profile_id = p->id;
+    c.cluster = p->key.cluster;
+    c.library = p->key.library;
+    c.library_version = p->key.library_version;
+    c.comm_size = p->key.comm_size;
+    c.nodes = p->key.nodes;
+    c.ppn = p->key.ppn;
+    c.table_version = t->has_value() ? (*t)->version : 0;
+    state.contexts.push_back(std::move(c));
+  }
+  return state;
 }
 
 absl::StatusOr<v1::ListProfilesResponse> Tuner::ListProfiles(

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "daemon/engine.h"
+#include "daemon/metrics.h"
 #include "daemon/observed.h"
 #include "db/store.h"
 #include "proto/colltune.pb.h"
@@ -33,8 +34,10 @@ struct TunerOptions {
 
 class Tuner {
  public:
-  Tuner(db::Store* store, TunerOptions options)
-      : store_(store), options_(std::move(options)) {}
+  // `metrics` (may be null) counts the job reports stored and refused; it
+  // must outlive the Tuner.
+  Tuner(db::Store* store, TunerOptions options, Metrics* metrics = nullptr)
+      : store_(store), options_(std::move(options)), metrics_(metrics) {}
 
   absl::StatusOr<v1::GetTableResponse> GetTable(const v1::GetTableRequest& r);
   absl::StatusOr<v1::UploadMeasurementsResponse> UploadMeasurements(
@@ -62,6 +65,11 @@ class Tuner {
   absl::StatusOr<v1::PinResponse> Pin(const v1::PinRequest& r);
   absl::StatusOr<v1::UnpinResponse> Unpin(const v1::UnpinRequest& r);
 
+  // For GET /metrics: every profile's current table version (the most
+  // recently updated kMaxContextsExported of them) and the open violations
+  // over all profiles, by kind.
+  absl::StatusOr<TunerState> State();
+
  private:
   db::ProfileKey KeyOf(const v1::Context& c) const;
   absl::Status RequireProfile(int64_t id);
@@ -81,6 +89,7 @@ class Tuner {
   std::mutex mu_;
   db::Store* store_;
   const TunerOptions options_;
+  Metrics* metrics_;
 };
 
 }  // namespace colltune::daemon

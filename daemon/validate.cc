@@ -272,28 +272,39 @@ static absl::Status CheckCounted(const v1::ReportJobRequest& request) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateReport(const v1::ReportJobRequest& request) {
-  if (!request.has_context()) return Invalid("context is required");
+absl::Status ValidateReport(const v1::ReportJobRequest& request,
+                            ReportRejection* why) {
+  ReportRejection ignored;
+  if (why == nullptr) why = &ignored;
+  auto refuse = [why](ReportRejection reason, absl::Status s) {
+    *why = reason;
+    return s;
+  };
+  using R = ReportRejection;
+  if (!request.has_context()) return refuse(R::kContext, Invalid("context is required"));
   if (!request.source().empty() && request.source() != "online" &&
       request.source() != "campaign") {
-    return Invalid("source must be online or campaign");
+    return refuse(R::kJobFields, Invalid("source must be online or campaign"));
   }
-  if (absl::Status s = CheckContext(request.context(), true); !s.ok()) return s;
+  if (absl::Status s = CheckContext(request.context(), true); !s.ok()) {
+    return refuse(R::kContext, s);
+  }
   if (request.ranks() < 0 || request.ranks() > request.context().comm_size()) {
-    return Invalid("ranks must be in 1..comm_size");
+    return refuse(R::kJobFields, Invalid("ranks must be in 1..comm_size"));
   }
   if (absl::Status s = CheckName("run_id", request.run_id(), false); !s.ok()) {
-    return s;
+    return refuse(R::kJobFields, s);
   }
   std::set<std::string> cells;
   if (absl::Status s = CheckName("job_id", request.job_id(), true); !s.ok())
-    return s;
+    return refuse(R::kJobFields, s);
   if (request.table_version() < 0) {
-    return Invalid("table_version must not be negative");
+    return refuse(R::kJobFields, Invalid("table_version must not be negative"));
   }
   if (request.timings_size() > lim::kMaxTimingsPerReport) {
-    return Invalid("more than " + std::to_string(lim::kMaxTimingsPerReport) +
-                   " timings in one report");
+    return refuse(R::kTooManyEntries,
+                  Invalid("more than " + std::to_string(lim::kMaxTimingsPerReport) +
+                          " timings in one report"));
   }
   for (int i = 0; i < request.timings_size(); ++i) {
     const v1::JobTiming& t = request.timings(i);
@@ -301,32 +312,43 @@ absl::Status ValidateReport(const v1::ReportJobRequest& request) {
     if (absl::Status s =
             CheckNames(where, t.collective(), t.algorithm(), request.context().library());
         !s.ok())
-      return s;
+      return refuse(R::kUnknownName, s);
     if (t.min_bytes() < 0 || t.max_bytes() < t.min_bytes() ||
         t.max_bytes() > lim::kMaxMessageBytes) {
-      return Invalid(where + " has an invalid byte range [" +
-                     std::to_string(t.min_bytes()) + ", " +
-                     std::to_string(t.max_bytes()) + "]");
+      return refuse(R::kBadTiming,
+                    Invalid(where + " has an invalid byte range [" +
+                            std::to_string(t.min_bytes()) + ", " +
+                            std::to_string(t.max_bytes()) + "]"));
     }
     if (t.calls() < 0 || t.calls() > lim::kMaxCalls || t.timed_calls() < 0 ||
         t.timed_calls() > t.calls()) {
-      return Invalid(where + " has invalid call counts");
+      return refuse(R::kBadTiming, Invalid(where + " has invalid call counts"));
     }
     const double s = t.total_seconds();
     if (!std::isfinite(s) || s < 0 || s > lim::kMaxReportSeconds) {
-      return Invalid(where + ".total_seconds is not a time in [0, " +
-                     std::to_string(lim::kMaxReportSeconds) + "]");
+      return refuse(R::kBadTiming,
+                    Invalid(where + ".total_seconds is not a time in [0, " +
+                            std::to_string(lim::kMaxReportSeconds) + "]"));
     }
-    if (absl::Status e = CheckOnlineTiming(where, t); !e.ok()) return e;
+    if (absl::Status e = CheckOnlineTiming(where, t); !e.ok()) {
+      return refuse(R::kBadTiming, e);
+    }
     const std::string cell = std::to_string(t.comm_size()) + "/" +
                              std::to_string(t.profile_id()) + "/" + t.collective() +
                              "/" + t.algorithm() + "/" + std::to_string(t.min_bytes());
     if (!cells.insert(cell).second) {
-      return Invalid(where + " repeats an earlier entry's communicator size, "
-                             "profile, collective, algorithm and size bucket");
+      return refuse(R::kDuplicate,
+                    Invalid(where + " repeats an earlier entry's communicator size, "
+                                    "profile, collective, algorithm and size bucket"));
     }
   }
-  return CheckCounted(request);
+  if (request.counted_size() > lim::kMaxCountedPerReport) {
+    return refuse(R::kTooManyEntries,
+                  Invalid("more than " + std::to_string(lim::kMaxCountedPerReport) +
+                          " counted entries in one report"));
+  }
+  if (absl::Status s = CheckCounted(request); !s.ok()) return refuse(R::kBadCounted, s);
+  return absl::OkStatus();
 }
 
 absl::Status ValidateGetCampaign(const v1::GetCampaignRequest& request) {

@@ -192,8 +192,12 @@ std::string DefaultWebDir() {
   return path.substr(0, prefix) + "/share/colltune/web";
 }
 
-WebServer::WebServer(Tuner* tuner, const AdminToken* token)
-    : tuner_(tuner), token_(token), server_(std::make_unique<httplib::Server>()) {}
+WebServer::WebServer(Tuner* tuner, const AdminToken* token,
+                     const Metrics* metrics)
+    : tuner_(tuner),
+      token_(token),
+      metrics_(metrics),
+      server_(std::make_unique<httplib::Server>()) {}
 
 WebServer::~WebServer() {
   server_->stop();
@@ -201,11 +205,12 @@ WebServer::~WebServer() {
 }
 
 absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
-    const WebOptions& options, Tuner* tuner, const AdminToken* token) {
+    const WebOptions& options, Tuner* tuner, const AdminToken* token,
+    const Metrics* metrics) {
   absl::StatusOr<std::pair<std::string, int>> address =
       ParseAddress(options.address);
   if (!address.ok()) return address.status();
-  std::unique_ptr<WebServer> web(new WebServer(tuner, token));
+  std::unique_ptr<WebServer> web(new WebServer(tuner, token, metrics));
   const std::pair<const char*, const char*> kFiles[] = {
       {"index.html", "text/html; charset=utf-8"},
       {"app.js", "application/javascript; charset=utf-8"},
@@ -301,6 +306,17 @@ void WebServer::Route() {
     }
     s.Get(pattern, [f](const httplib::Request& req, httplib::Response& res) {
       res.set_content(f->second, f->first.c_str());
+    });
+  }
+
+  // Prometheus's scrape: the text exposition format, version 0.0.4.
+  if (metrics_ != nullptr) {
+    s.Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
+      if (absl::Status p = OnlyParams(req, {}); !p.ok()) return SendError(p, res);
+      absl::StatusOr<TunerState> state = tuner_->State();
+      if (!state.ok()) return SendError(state.status(), res);
+      res.set_content(metrics_->Render(*state),
+                      "text/plain; version=0.0.4; charset=utf-8");
     });
   }
 

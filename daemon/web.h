@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "daemon/auth.h"
+#include "daemon/metrics.h"
 #include "daemon/tuner.h"
 
 namespace httplib {
@@ -38,8 +39,10 @@ struct WebOptions {
 class WebServer {
  public:
   // Reads the page's files, binds and starts serving on a thread of its own.
+  // With `metrics`, GET /metrics serves them in Prometheus's text format.
   static absl::StatusOr<std::unique_ptr<WebServer>> Start(
-      const WebOptions& options, Tuner* tuner, const AdminToken* token);
+      const WebOptions& options, Tuner* tuner, const AdminToken* token,
+      const Metrics* metrics = nullptr);
   ~WebServer();  // stops serving
 
   WebServer(const WebServer&) = delete;
@@ -49,11 +52,12 @@ class WebServer {
   int port() const { return port_; }
 
  private:
-  WebServer(Tuner* tuner, const AdminToken* token);
+  WebServer(Tuner* tuner, const AdminToken* token, const Metrics* metrics);
   void Route();
 
   Tuner* tuner_;
   const AdminToken* token_;
+  const Metrics* metrics_;
   std::unique_ptr<httplib::Server> server_;
   // path -> (content type, body)
   std::map<std::string, std::pair<std::string, std::string>> files_;

@@ -14,6 +14,8 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin # Open MPI 4.1 (mpirun.openmpi)
   mpich libmpich-dev         # MPICH 4.0 (mpirun.mpich)
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcpp-httplib-dev
+  prometheus-cpp-dev         # colltuned's /metrics (prometheus-cpp's core library)
+  prometheus                 # promtool: tests/web/metrics_test.sh checks the exposition
   curl                       # the web API tests
   chromium                   # the web view's browser tests (playwright-core)
   dpkg-dev chrpath lintian   # the Debian package (//:deb) and its checks
