@@ -113,6 +113,12 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-resume", o.resume,
                "Measure again what the daemon already stored for this launch");
   app.add_option("--cluster", o.cluster, "Cluster name (default: the daemon's)");
+  int expect_processes = 0;
+  app.add_option("--expect-processes", expect_processes,
+                 "Fail unless the job has this many processes (a launcher of "
+                 "another MPI library, or srun with the wrong --mpi, starts "
+                 "singletons)")
+      ->check(CLI::Range(1, 1 << 24));
   app.add_option("--reduce-type", o.reduce_type,
                  "Element type of reductions: double (MPI_SUM), int (MPI_SUM) "
                  "or byte (MPI_BOR)")
@@ -160,6 +166,20 @@ int main(int argc, char** argv) {
     const int code = rank == 0 ? app.exit(e) : e.get_exit_code();
     PMPI_Finalize();
     return code == 0 ? 0 : 2;
+  }
+  int world_size = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  if (expect_processes > 0 && world_size != expect_processes) {
+    if (rank == 0) {
+      fprintf(stderr,
+              "colltune-bench: this job has %d process%s in MPI_COMM_WORLD, not the "
+              "%d expected: the launcher did not connect them (mpirun of another MPI "
+              "library? srun --mpi=pmix runs MPICH processes as singletons: use "
+              "--mpi=pmi2)\n",
+              world_size, world_size == 1 ? "" : "es", expect_processes);
+    }
+    PMPI_Finalize();
+    return 3;
   }
   // An evaluation judges single points from one job: a higher floor keeps
   // its large-message verdicts from resting on five repetitions.

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/slurm_launcher.h"
+
 namespace colltune::cli {
 
 struct Connection {
@@ -58,13 +60,15 @@ int ShowViolations(const Connection& c, int64_t profile, bool json);
 std::string DefaultSpoolDir();  // $COLLTUNE_SPOOL_DIR, else the shim's default
 int Flush(const Connection& c, const std::string& spool_dir);
 
-// launch.cc: colltune-bench under mpirun.
+// launch.cc: colltune-bench under mpirun, or as Slurm jobs.
 struct LaunchArgs {
+  std::string launcher = "mpirun";  // or "slurm"
+  SlurmOptions slurm;               // --launcher slurm
   int np = 0;
   int launches = 5;
   std::string name;     // campaign label; empty: made up and printed
-  // The launcher and its own options, split at blanks, e.g.
-  // "mpirun --hostfile hosts"; -np and the benchmark are appended.
+  // --launcher mpirun: the launcher and its own options, split at blanks,
+  // e.g. "mpirun --hostfile hosts"; -np and the benchmark are appended.
   std::string mpirun = "mpirun";
   std::string bench;       // a path; empty: bench_name next to this program
   std::string bench_name = "colltune-bench";

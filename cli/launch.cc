@@ -1,13 +1,11 @@
-// colltune campaign | evaluate: colltune-bench under mpirun.
+// colltune campaign | evaluate: colltune-bench under mpirun, or as Slurm
+// jobs (the Launcher of --launcher, cli/launcher.h).
 //
-// A campaign is several launches (separate mpirun runs) because launch-to-
+// A campaign is several launches (separate MPI jobs) because launch-to-
 // launch variance is real and the daemon's rank test works on per-launch
 // medians. Each launch uploads collective by collective, and asks the daemon
 // first what it already stored, so running the same command again after an
 // interruption measures only what is missing.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,17 +18,17 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/evaluation.h"
 #include "cli/commands.h"
+#include "cli/launcher.h"
 #include "cli/output.h"
 #include "cli/rpc.h"
 #include "client/client.h"
-
-extern char** environ;
 
 namespace colltune::cli {
 namespace {
@@ -62,59 +60,25 @@ std::string FindBench(const std::string& requested, const std::string& name) {
   return name;
 }
 
-std::vector<std::string> Words(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
-
-// Runs argv, waits, returns its exit code (128+signal if killed, 127 if it
-// could not start). stdout goes to `stdout_path` unless that is empty.
-int Run(const std::vector<std::string>& argv, const std::string& stdout_path) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (!stdout_path.empty()) {
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  }
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    fprintf(stderr, "colltune: cannot start %s: %s\n", args[0], strerror(rc));
-    return 127;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
-}
-
-std::string Joined(const std::vector<std::string>& argv) {
-  std::string out;
-  for (const std::string& a : argv) out += (out.empty() ? "" : " ") + a;
-  return out;
-}
-
+// The benchmark's command line. --expect-processes makes a job that did not
+// get its processes connected (a launcher of another MPI library, srun with
+// the wrong --mpi: N singletons) fail instead of measuring the wrong thing.
 std::vector<std::string> BenchCommand(const Connection& c, const LaunchArgs& a,
                                       const std::string& bench) {
-  std::vector<std::string> argv = Words(a.mpirun);
-  argv.push_back("-np");
-  argv.push_back(std::to_string(a.np));
-  argv.push_back(bench);
-  argv.push_back("--server");
-  argv.push_back(client::ResolveAddress(c.server));
+  std::vector<std::string> argv = {bench, "--server", client::ResolveAddress(c.server),
+                                   "--expect-processes", std::to_string(a.np)};
   if (!a.cluster.empty()) {
     argv.push_back("--cluster");
     argv.push_back(a.cluster);
   }
   return argv;
+}
+
+absl::StatusOr<std::unique_ptr<Launcher>> MakeLauncher(const LaunchArgs& a) {
+  if (a.launcher == "slurm") return MakeSlurmLauncher(a.slurm);
+  if (a.launcher == "mpirun") return MakeMpirunLauncher(Words(a.mpirun));
+  return absl::InvalidArgumentError("unknown launcher '" + a.launcher +
+                                    "' (mpirun or slurm)");
 }
 
 // Fails fast, before any mpirun, when the daemon cannot be reached.
@@ -142,29 +106,34 @@ int RunCampaign(const Connection& c, const LaunchArgs& a) {
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
     name = std::string("campaign-") + stamp;
   }
+  absl::StatusOr<std::unique_ptr<Launcher>> launcher = MakeLauncher(a);
+  if (!launcher.ok()) return Fail(launcher.status());
   const std::string bench = FindBench(a.bench, a.bench_name);
   fprintf(stderr,
-          "colltune: campaign '%s': %d launches of %s on %d processes "
+          "colltune: campaign '%s': %d launches of %s on %d processes through %s "
           "(interrupted? run again with --name %s: stored points are kept)\n",
-          name.c_str(), a.launches, bench.c_str(), a.np, name.c_str());
+          name.c_str(), a.launches, bench.c_str(), a.np, a.launcher.c_str(),
+          name.c_str());
   const auto start = std::chrono::steady_clock::now();
   int failed = 0;
   for (int launch = 0; launch < a.launches; ++launch) {
-    std::vector<std::string> argv = BenchCommand(c, a, bench);
-    argv.insert(argv.end(), {"--campaign", name, "--launch", std::to_string(launch)});
-    argv.insert(argv.end(), a.bench_args.begin(), a.bench_args.end());
-    const std::string log =
-        a.log_dir.empty() ? std::string("/dev/null")
-                          : a.log_dir + "/" + name + "-launch-" +
-                                std::to_string(launch) + ".txt";
-    fprintf(stderr, "colltune: launch %d/%d: %s\n", launch + 1, a.launches,
-            Joined(argv).c_str());
+    Job job;
+    job.np = a.np;
+    job.program = BenchCommand(c, a, bench);
+    job.program.insert(job.program.end(),
+                       {"--campaign", name, "--launch", std::to_string(launch)});
+    job.program.insert(job.program.end(), a.bench_args.begin(), a.bench_args.end());
+    job.label = "launch " + std::to_string(launch + 1) + "/" + std::to_string(a.launches);
+    job.name = name + "-launch-" + std::to_string(launch);
+    job.stdout_path =
+        a.log_dir.empty() ? std::string("/dev/null") : a.log_dir + "/" + job.name + ".txt";
+    fprintf(stderr, "colltune: %s: %s\n", job.label.c_str(),
+            (*launcher)->Describe(job).c_str());
     const auto t = std::chrono::steady_clock::now();
-    const int rc = Run(argv, log);
-    if (rc != 0) {
+    if (absl::Status s = (*launcher)->Run(job); !s.ok()) {
       ++failed;
-      fprintf(stderr, "colltune: launch %d/%d failed (exit %d) after %.1f s\n",
-              launch + 1, a.launches, rc, Since(t));
+      fprintf(stderr, "colltune: %s failed after %.1f s: %s\n", job.label.c_str(), Since(t),
+              std::string(s.message()).c_str());
       if (!a.keep_going) break;
       continue;
     }
@@ -189,19 +158,33 @@ int RunCampaign(const Connection& c, const LaunchArgs& a) {
 
 int RunEvaluate(const Connection& c, const LaunchArgs& a) {
   if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
+  absl::StatusOr<std::unique_ptr<Launcher>> launcher = MakeLauncher(a);
+  if (!launcher.ok()) return Fail(launcher.status());
   std::vector<std::string> argv = BenchCommand(c, a, FindBench(a.bench, a.bench_name));
   argv.push_back("--evaluate");
   argv.insert(argv.end(), a.bench_args.begin(), a.bench_args.end());
+  char stamp[32];
+  const time_t now = time(nullptr);
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
+  Job job;
+  job.np = a.np;
+  job.program = argv;
+  job.label = "evaluation";
+  job.name = std::string("evaluate-") + stamp;
   if (a.launches <= 1) {
-    fprintf(stderr, "colltune: %s\n", Joined(argv).c_str());
-    const int rc = Run(argv, "");
-    if (rc != 0) fprintf(stderr, "colltune: the evaluation failed (exit %d)\n", rc);
-    return rc == 0 ? 0 : 1;
+    fprintf(stderr, "colltune: %s\n", (*launcher)->Describe(job).c_str());
+    const absl::Status s = (*launcher)->Run(job);
+    if (!s.ok()) {
+      fprintf(stderr, "colltune: the evaluation failed: %s\n",
+              std::string(s.message()).c_str());
+    }
+    return s.ok() ? 0 : 1;
   }
   // Several launches: each job writes its points (bench/evaluation.h), its
   // own report goes to stderr's log line only; the combination is printed.
-  char dir_template[] = "/tmp/colltune-evaluate.XXXXXX";
-  const char* dir = mkdtemp(dir_template);
+  // The points come back through a directory the job's nodes share.
+  std::string dir_template = (*launcher)->SharedDir() + "/colltune-evaluate.XXXXXX";
+  const char* dir = mkdtemp(dir_template.data());
   if (dir == nullptr) {
     fprintf(stderr, "colltune: cannot make a temporary directory: %s\n", strerror(errno));
     return 1;
@@ -212,16 +195,19 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
   for (int launch = 0; launch < a.launches && rc == 0; ++launch) {
     const std::string points = std::string(dir) + "/points-" + std::to_string(launch);
     const std::string log = std::string(dir) + "/launch-" + std::to_string(launch);
-    std::vector<std::string> one = argv;
-    one.push_back("--evaluate-points");
-    one.push_back(points);
-    fprintf(stderr, "colltune: evaluation %d/%d: %s\n", launch + 1, a.launches,
-            Joined(one).c_str());
+    Job one = job;
+    one.program.push_back("--evaluate-points");
+    one.program.push_back(points);
+    one.label = "evaluation " + std::to_string(launch + 1) + "/" + std::to_string(a.launches);
+    one.name = job.name + "-" + std::to_string(launch);
+    one.stdout_path = log;
+    fprintf(stderr, "colltune: %s: %s\n", one.label.c_str(),
+            (*launcher)->Describe(one).c_str());
     const auto t = std::chrono::steady_clock::now();
-    rc = Run(one, log);
-    if (rc != 0) {
-      fprintf(stderr, "colltune: evaluation %d/%d failed (exit %d); its output:\n",
-              launch + 1, a.launches, rc);
+    if (absl::Status s = (*launcher)->Run(one); !s.ok()) {
+      rc = 1;
+      fprintf(stderr, "colltune: %s failed: %s; its output:\n", one.label.c_str(),
+              std::string(s.message()).c_str());
       std::ifstream in(log);
       fprintf(stderr, "%s", std::string(std::istreambuf_iterator<char>(in), {}).c_str());
       break;

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/export.h"
+#include "cli/launcher.h"
 #include "common/catalog.h"
 
 namespace {
@@ -19,7 +20,8 @@ constexpr int kUsageError = 2;
 using colltune::cli::LaunchArgs;
 
 // Options shared by `campaign` and `evaluate`.
-void AddLaunchOptions(CLI::App* cmd, LaunchArgs* a, std::string* mpi) {
+void AddLaunchOptions(CLI::App* cmd, LaunchArgs* a, std::string* mpi,
+                      std::string* sbatch_args) {
   cmd->add_option("--np", a->np, "Processes per launch")
       ->required()
       ->check(CLI::Range(1, 1 << 24));
@@ -31,6 +33,30 @@ void AddLaunchOptions(CLI::App* cmd, LaunchArgs* a, std::string* mpi) {
   cmd->add_option("--mpirun", a->mpirun,
                   "Launcher with its own options, split at blanks, e.g. "
                   "\"mpirun --hostfile hosts\" (default: from --mpi)");
+  cmd->add_option("--launcher", a->launcher,
+                  "How jobs start: mpirun (a child process) or slurm (sbatch of a "
+                  "script running srun, followed until it ends)")
+      ->check(CLI::IsMember({"mpirun", "slurm"}))
+      ->capture_default_str();
+  const std::string slurm = "Slurm (--launcher slurm)";
+  cmd->add_option("--nodes", a->slurm.nodes, "sbatch --nodes (default: Slurm's choice)")
+      ->check(CLI::Range(1, 1 << 24))
+      ->group(slurm);
+  cmd->add_option("--partition", a->slurm.partition, "sbatch --partition")->group(slurm);
+  cmd->add_option("--time", a->slurm.time_limit, "sbatch --time, per job, e.g. 30:00")
+      ->group(slurm);
+  cmd->add_option("--account", a->slurm.account, "sbatch --account")->group(slurm);
+  cmd->add_option("--sbatch-args", *sbatch_args,
+                  "More sbatch options, split at blanks, e.g. "
+                  "--sbatch-args=\"--qos=high --exclusive\"")
+      ->group(slurm);
+  cmd->add_option("--srun-mpi", a->slurm.srun_mpi,
+                  "srun --mpi (default: pmix for openmpi, pmi2 for mpich)")
+      ->group(slurm);
+  cmd->add_option("--job-dir", a->slurm.job_dir,
+                  "Batch scripts and job output, on a filesystem the nodes share "
+                  "(default: ~/.cache/colltune/slurm)")
+      ->group(slurm);
   cmd->add_option("--bench", a->bench, "Path of colltune-bench (default: next "
                                        "to colltune, else on PATH)");
   cmd->add_option("--cluster", a->cluster, "Cluster name (default: the daemon's)");
@@ -54,8 +80,12 @@ bool OnPath(const std::string& name) {
   return false;
 }
 
-void ApplyMpi(const std::string& mpi, bool mpirun_given, LaunchArgs* a) {
+void ApplyMpi(const std::string& mpi, bool mpirun_given, bool srun_mpi_given,
+              LaunchArgs* a) {
   const bool mpich = mpi == "mpich";
+  // Debian's Open MPI speaks PMIx only; MPICH under srun --mpi=pmix runs
+  // every process as a singleton.
+  if (!srun_mpi_given) a->slurm.srun_mpi = mpich ? "pmi2" : "pmix";
   a->bench_name = mpich ? "colltune-bench-mpich" : "colltune-bench";
   if (!mpirun_given) {
     // Debian installs both under distinct names; `mpirun` is whichever the
@@ -224,10 +254,11 @@ int main(int argc, char** argv) {
 
   LaunchArgs launch;
   std::string mpi = "openmpi";
+  std::string sbatch_args;
   CLI::App* campaign = app.add_subcommand(
-      "campaign", "Run a tuning campaign: several mpirun launches of "
-                  "colltune-bench, uploaded to the daemon");
-  AddLaunchOptions(campaign, &launch, &mpi);
+      "campaign", "Run a tuning campaign: several launches of colltune-bench "
+                  "(mpirun or Slurm jobs), uploaded to the daemon");
+  AddLaunchOptions(campaign, &launch, &mpi, &sbatch_args);
   campaign->add_option("--launches", launch.launches,
                        "mpirun launches (the rank test needs at least 3)")
       ->check(CLI::Range(1, 999))
@@ -245,7 +276,7 @@ int main(int argc, char** argv) {
       "evaluate", "Run default, every mock-up and the tuned table interleaved "
                   "in one job, and report how well the table repairs the "
                   "library");
-  AddLaunchOptions(evaluate, &launch, &mpi);
+  AddLaunchOptions(evaluate, &launch, &mpi, &sbatch_args);
   int evaluate_launches = 1;
   evaluate->add_option("--launches", evaluate_launches,
                        "Evaluation jobs; with more than one, each point's latencies "
@@ -295,8 +326,10 @@ int main(int argc, char** argv) {
   if (*export_cmd) return colltune::cli::Export(conn, export_args);
   if (*evaluate) launch.launches = evaluate_launches;
   if (*campaign || *evaluate) {
-    ApplyMpi(mpi, !(*campaign ? campaign : evaluate)->get_option("--mpirun")->empty(),
-             &launch);
+    CLI::App* cmd = *campaign ? campaign : evaluate;
+    launch.slurm.sbatch_args = colltune::cli::Words(sbatch_args);
+    ApplyMpi(mpi, !cmd->get_option("--mpirun")->empty(),
+             !cmd->get_option("--srun-mpi")->empty(), &launch);
     return *campaign ? colltune::cli::RunCampaign(conn, launch)
                      : colltune::cli::RunEvaluate(conn, launch);
   }
