@@ -45,7 +45,7 @@ R=$W/root
 
 install -d "$R/usr/bin" "$R/usr/lib/colltune" "$R/usr/share/colltune/web/vendor" \
   "$R/usr/share/colltune/modules" "$R/usr/share/doc/colltune" \
-  "$R/usr/share/lintian/overrides" "$R/lib/systemd/system" "$R/etc/default" \
+  "$R/lib/systemd/system" "$R/etc/default" \
   "$R/etc/colltune" "$R/DEBIAN"
 
 # Binaries: executables lose .comment/.note and debug symbols; the shims are
@@ -93,7 +93,6 @@ install -m 0644 "$D/server" "$R/etc/colltune/server"
 install -m 0644 "$D/copyright" "$D/README.Debian" "$R/usr/share/doc/colltune/"
 gzip -9n -c "$D/changelog" > "$R/usr/share/doc/colltune/changelog.Debian.gz"
 chmod 0644 "$R/usr/share/doc/colltune/changelog.Debian.gz"
-install -m 0644 "$D/lintian-overrides" "$R/usr/share/lintian/overrides/colltune"
 
 # Depends from what the daemon, the CLI and the shims link; the benchmarks
 # link an MPI library each (libopenmpi3, libmpich12): Recommends, so that a

@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# The Debian package, for real, on this machine (root; CI's is fresh): lintian
+# finds no error; apt-get installs it; the installed colltuned serves the
+# installed CLI, the web view and other users; a 2-process MPI job with the
+# installed shim reaches it under Open MPI and MPICH, preloaded by hand and
+# through the installed module files (Lmod, and their Tcl twin through Lmod's
+# Tcl support) whose load/unload leaves LD_PRELOAD as it was; systemd accepts
+# the installed unit; SIGTERM stops the daemon; apt-get purge removes every
+# file. A colltune package installed before the test is left alone (the test
+# fails instead). The package is purged and the daemon stopped on any exit.
+#
+# Args: colltune_VERSION_ARCH.deb collective_mix collective_mix_mpich
+source tests/lib/testlib.sh
+DEB=$(abspath "$1")
+APP=$(abspath "$2")
+APP_MPICH=$(abspath "$3")
+export COLLTUNE_CLI=/usr/bin/colltune DEBIAN_FRONTEND=noninteractive
+unset COLLTUNE_AGENT COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE COLLTUNE_DISABLE
+# The shim's cache is the job's own (a cached table would hide the daemon).
+export COLLTUNE_CACHE_DIR="$T_TMP/cache"
+
+installed_by_us=0
+# The socket's directory is world-traversable like /run/colltune (T_TMP is
+# 0700), so that another user can reach the socket.
+SOCKDIR=$(mktemp -d /tmp/ct.XXXX)
+chmod 0755 "$SOCKDIR"
+cleanup() {
+  if [ "$installed_by_us" = 1 ]; then apt-get purge -y -qq colltune >/dev/null 2>&1; fi
+  rm -rf "$SOCKDIR"
+  _t_cleanup
+}
+trap cleanup EXIT
+
+if dpkg-query -W -f='${Status}' colltune 2>/dev/null | grep -q installed; then
+  fail "no colltune package is installed before the test" \
+    "$(dpkg-query -W colltune): remove it (apt-get purge colltune) to run this test"
+  finish; exit 1
+fi
+pass "no colltune package is installed before the test"
+
+# The package's name and fields.
+name=$(dpkg-deb -f "$DEB" Package)_$(dpkg-deb -f "$DEB" Version)_$(dpkg-deb -f "$DEB" Architecture).deb
+[ "$name" = "$(basename "$DEB")" ] && pass "the file is named package_version_arch.deb ($name)" ||
+  fail "the file is named package_version_arch.deb" "$(basename "$DEB") vs $name"
+depends=$(dpkg-deb -f "$DEB" Depends)
+missing=""
+for p in 'libgrpc++1.51' libprotobuf32 libsqlite3-0 libspdlog1.10 libc6 libstdc++6; do
+  grep -q "\(^\|, \)$p[ ,(-]" <<<"$depends, " || missing+=" $p"
+done
+[ -z "$missing" ] && pass "Depends lists the libraries the daemon and CLI link" ||
+  fail "Depends lists the libraries the daemon and CLI link" "missing:$missing in: $depends"
+grep -Eq 'libmpi|libopenmpi|libmpich' <<<"$depends" &&
+  fail "no MPI library in Depends (a daemon host needs none)" "$depends" ||
+  pass "no MPI library in Depends (a daemon host needs none)"
+recommends=$(dpkg-deb -f "$DEB" Recommends)
+grep -q libopenmpi3 <<<"$recommends" && grep -q libmpich12 <<<"$recommends" &&
+  pass "Recommends lists the benchmarks' MPI libraries" ||
+  fail "Recommends lists the benchmarks' MPI libraries" "$recommends"
+
+# lintian: no error. Its warnings are printed (the test log keeps them).
+lint=$(lintian "$DEB" 2>&1)
+echo "lintian: $(grep -c '^W:' <<<"$lint") warnings, $(grep -c '^E:' <<<"$lint") errors"
+grep '^[EW]:' <<<"$lint" | sed 's/^/  /'
+if grep -q '^E:' <<<"$lint"; then
+  fail "lintian reports no error" "$(grep '^E:' <<<"$lint")"
+else
+  pass "lintian reports no error"
+fi
+
+# apt-get install ./colltune_*.deb, the way an administrator does.
+cp "$DEB" "$T_TMP/"
+out=$(cd "$T_TMP" && apt-get install -y -q "./$(basename "$DEB")" 2>&1)
+if [ $? -eq 0 ] && dpkg-query -W -f='${Status}' colltune 2>/dev/null | grep -q "install ok installed"; then
+  installed_by_us=1
+  pass "apt-get install ./$(basename "$DEB") installs colltune"
+else
+  installed_by_us=1
+  fail "apt-get install ./$(basename "$DEB") installs colltune" "$out"
+  finish; exit 1
+fi
+
+FILES=(/usr/bin/colltuned /usr/bin/colltune /usr/bin/colltune-bench
+  /usr/bin/colltune-bench-mpich /usr/lib/colltune/libcolltune.so
+  /usr/lib/colltune/libcolltune-mpich.so /usr/share/colltune/web/index.html
+  /usr/share/colltune/web/app.js /usr/share/colltune/web/style.css
+  /usr/share/colltune/web/vendor/chart.umd.js /lib/systemd/system/colltuned.service
+  /usr/share/colltune/modules/colltune.lua /usr/share/colltune/modules/colltune
+  /etc/default/colltuned /etc/colltune/server /usr/share/doc/colltune/copyright
+  /usr/share/doc/colltune/changelog.Debian.gz)
+# The Grafana dashboard, when the source tree has one (a data dependency).
+for f in packaging/grafana/*.json; do
+  [ -f "$f" ] && FILES+=("/usr/share/colltune/grafana/$(basename "$f")")
+done
+missing=""
+for f in "${FILES[@]}"; do [ -f "$f" ] || missing+=" $f"; done
+[ -z "$missing" ] && pass "the package installed its ${#FILES[@]} files" ||
+  fail "the package installed its ${#FILES[@]} files" "missing:$missing"
+bad=""
+for f in /usr/bin/colltuned /usr/bin/colltune /usr/bin/colltune-bench /usr/bin/colltune-bench-mpich; do
+  [ -x "$f" ] || bad+=" $f not executable;"
+  ldd "$f" 2>&1 | grep -q "not found" && bad+=" $f: $(ldd "$f" | grep "not found" | tr '\n' ' ')"
+done
+[ -z "$bad" ] && pass "the installed programs are executable and find every library" ||
+  fail "the installed programs are executable and find every library" "$bad"
+conffiles=$(dpkg-query -W -f='${Conffiles}' colltune)
+grep -q "/etc/default/colltuned" <<<"$conffiles" && grep -q "/etc/colltune/server" <<<"$conffiles" &&
+  pass "/etc/default/colltuned and /etc/colltune/server are conffiles" ||
+  fail "/etc/default/colltuned and /etc/colltune/server are conffiles" "$conffiles"
+owned=$(dpkg -L colltune)
+check "colltune --help runs" /usr/bin/colltune --help
+
+# systemd accepts the installed unit (systemd need not be running: verify
+# loads the unit from disk, /usr/bin/colltuned is there now).
+out=$(systemd-analyze verify /lib/systemd/system/colltuned.service 2>&1)
+[ $? -eq 0 ] && [ -z "$out" ] && pass "systemd-analyze verify accepts colltuned.service" ||
+  fail "systemd-analyze verify accepts colltuned.service" "$out"
+out=$(systemd-analyze security --offline=yes /lib/systemd/system/colltuned.service 2>&1)
+level=$(sed -n 's/.*Overall exposure level for colltuned.service: \([0-9.]*\).*/\1/p' <<<"$out")
+if [ -n "$level" ] && awk -v l="$level" 'BEGIN { exit !(l <= 2.0) }'; then
+  pass "the unit's sandbox: exposure level $level (at most 2.0)"
+else
+  fail "the unit's sandbox: exposure level at most 2.0" "$out"
+fi
+
+# The installed daemon on a temporary state directory, with the unit's umask
+# (the socket srwxrw-rw-) and the web view from its default place
+# (/usr/bin/colltuned -> /usr/share/colltune/web).
+SOCK="$SOCKDIR/colltuned.sock"
+SERVER="unix:$SOCK"
+old_umask=$(umask)
+umask 0011
+if start_daemon /usr/bin/colltuned "$T_TMP/colltune.db" "$SOCK" --http 0; then
+  pass "the installed colltuned serves the installed colltune"
+else
+  fail "the installed colltuned serves the installed colltune" "$(cat "$T_TMP/daemon.log")"
+  umask "$old_umask"; finish; exit 1
+fi
+umask "$old_umask"
+out=$(runuser -u nobody -- /usr/bin/colltune --server "$SERVER" profiles 2>&1)
+[ $? -eq 0 ] && pass "another user (nobody) reaches the daemon's socket" ||
+  fail "another user (nobody) reaches the daemon's socket" "$(ls -la "$SOCK") $out"
+port=$(sed -n 's|.*web view on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T_TMP/daemon.log" | head -n 1)
+page=$(curl -s --max-time 10 "http://127.0.0.1:$port/")
+chart=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/vendor/chart.umd.js")
+if grep -qi '<html' <<<"$page" && [ "$chart" = 200 ]; then
+  pass "colltuned --http serves the installed web view"
+else
+  fail "colltuned --http serves the installed web view" "port '$port' chart $chart: $(head -c 300 <<<"$page")"
+fi
+
+reports() {  # reports LIBRARY: the job reports the daemon holds for it
+  /usr/bin/colltune --server "$SERVER" profiles 2>/dev/null |
+    awk -v lib="$1" 'index($0, lib) { n += $(NF - 2) } END { print n + 0 }'
+}
+# job_reached NAME BEFORE OUTPUT: the shim fetched its table from the daemon
+# (through /usr/bin/colltune, found from /usr/lib/colltune/), the job's
+# results are right, and its report arrived.
+job_reached() {
+  local name=$1 library=$2 before=$3 out=$4
+  if grep -q "table from daemon $SERVER" <<<"$out" && grep -q "results verified" <<<"$out" &&
+     grep -q "init [0-9.]* ms" <<<"$out" && [ "$(reports "$library")" -gt "$before" ]; then
+    pass "$name"
+  else
+    fail "$name" "reports of $library: $before -> $(reports "$library"); $out"
+  fi
+}
+JOB_ARGS=(--collectives allreduce,bcast --bytes 4096 --iters 20)
+# The agent gets time: the test checks that the job reaches the daemon, not
+# how fast a loaded machine starts a process.
+export COLLTUNE_TIMEOUT_MS=10000
+
+before=$(reports "Open MPI")
+out=$(run_openmpi -np 2 -x LD_PRELOAD=/usr/lib/colltune/libcolltune.so \
+  -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_VERBOSE=2 -x COLLTUNE_CACHE_DIR \
+  -x COLLTUNE_TIMEOUT_MS "$APP" "${JOB_ARGS[@]}" 2>&1)
+job_reached "an Open MPI job with /usr/lib/colltune/libcolltune.so preloaded reaches the daemon" "Open MPI" "$before" "$out"
+
+# The module files, installed, under Lmod. The site's address comes from
+# /etc/colltune/server (the test's daemon); MPI modules are stand-ins that
+# declare Lmod's MPI family like a site's do.
+printf '# written by package_test\n%s\n' "$SERVER" > /etc/colltune/server
+MF="$T_TMP/modulefiles"
+mkdir -p "$MF/openmpi" "$MF/mpich" "$MF/colltune-tcl"
+printf 'family("MPI")\n' > "$MF/openmpi/4.1.lua"
+printf 'family("MPI")\n' > "$MF/mpich/4.0.lua"
+# The Tcl file under a name of its own (Lmod prefers colltune.lua).
+cp /usr/share/colltune/modules/colltune "$MF/colltune-tcl/1.0"
+lmod() {  # lmod SCRIPT: bash with Lmod and both module directories
+  env -u LD_PRELOAD -u LOADEDMODULES -u _LMFILES_ -u LMOD_FAMILY_MPI -u MODULEPATH \
+    bash -c "source /usr/share/lmod/lmod/init/bash >/dev/null 2>&1
+             module use /usr/share/colltune/modules '$MF' 2>&1
+             $1"
+}
+PRE=/lib/x86_64-linux-gnu/libc.so.6
+for module in colltune colltune-tcl; do
+  for mpi in openmpi mpich; do
+    [ $mpi = openmpi ] && shim=/usr/lib/colltune/libcolltune.so || shim=/usr/lib/colltune/libcolltune-mpich.so
+    out=$(lmod "export LD_PRELOAD=$PRE
+                module load $mpi $module
+                echo \"loaded=\$LD_PRELOAD|\$COLLTUNE_SERVER\"
+                module unload $module
+                echo \"unloaded=\$LD_PRELOAD|\${COLLTUNE_SERVER-unset}|\${COLLTUNE_SHIM-unset}\"" 2>&1)
+    if grep -qx "loaded=$shim:$PRE|$SERVER" <<<"$out" &&
+       grep -qx "unloaded=$PRE|unset|unset" <<<"$out"; then
+      pass "$module under $mpi: LD_PRELOAD gets $(basename "$shim") in front, COLLTUNE_SERVER from /etc/colltune/server; unload restores both"
+    else
+      fail "$module under $mpi: LD_PRELOAD gets $(basename "$shim") in front, COLLTUNE_SERVER from /etc/colltune/server; unload restores both" "$out"
+    fi
+  done
+  # No MPI module: the launcher on PATH decides (MPICH's, by its resolved
+  # name, and under a name that says nothing, by its --version).
+  mkdir -p "$T_TMP/bin-mpich" "$T_TMP/bin-hydra"
+  ln -sf /usr/bin/mpirun.mpich "$T_TMP/bin-mpich/mpirun"
+  ln -sf /usr/bin/mpiexec.hydra "$T_TMP/bin-hydra/mpirun"
+  for dir in bin-mpich bin-hydra; do
+    out=$(lmod "PATH=$T_TMP/$dir:/usr/bin:/bin; module load $module; echo \"loaded=\$LD_PRELOAD\"" 2>&1)
+    grep -qx "loaded=/usr/lib/colltune/libcolltune-mpich.so" <<<"$out" &&
+      pass "$module without an MPI module: mpirun on PATH ($dir) is MPICH's" ||
+      fail "$module without an MPI module: mpirun on PATH ($dir) is MPICH's" "$out"
+  done
+  out=$(lmod "COLLTUNE_MPI=mpich; export COLLTUNE_MPI; module load openmpi $module; echo \"loaded=\$LD_PRELOAD\"" 2>&1)
+  grep -qx "loaded=/usr/lib/colltune/libcolltune-mpich.so" <<<"$out" &&
+    pass "$module: COLLTUNE_MPI=mpich overrides the loaded module" ||
+    fail "$module: COLLTUNE_MPI=mpich overrides the loaded module" "$out"
+  out=$(lmod "COLLTUNE_MPI=lam; export COLLTUNE_MPI; module load $module; echo \"rc=\$? loaded=\${LD_PRELOAD-}\"" 2>&1)
+  grep -q "COLLTUNE_MPI=lam is neither" <<<"$out" && grep -q "loaded=$" <<<"$out" &&
+    pass "$module: an unknown COLLTUNE_MPI is an error, nothing preloaded" ||
+    fail "$module: an unknown COLLTUNE_MPI is an error, nothing preloaded" "$out"
+done
+out=$(tclsh <<<'puts [info complete [read [open /usr/share/colltune/modules/colltune]]]' 2>&1)
+[ "$out" = 1 ] && pass "the Tcl module file is complete Tcl (tclsh)" ||
+  fail "the Tcl module file is complete Tcl (tclsh)" "$out"
+
+# Real jobs with the module loaded: the shim is active and reaches the daemon.
+before=$(reports "Open MPI")
+out=$(lmod "module load openmpi colltune
+            COLLTUNE_VERBOSE=2 timeout -k 5 $MPI_TIMEOUT mpirun.openmpi -np 2 -x COLLTUNE_VERBOSE \
+              -x COLLTUNE_CACHE_DIR -x COLLTUNE_TIMEOUT_MS $APP ${JOB_ARGS[*]} </dev/null" 2>&1)
+job_reached "an Open MPI job under 'module load openmpi colltune' reaches the daemon" "Open MPI" "$before" "$out"
+before=$(reports "MPICH")
+out=$(lmod "module load mpich colltune-tcl
+            COLLTUNE_VERBOSE=2 timeout -k 5 $MPI_TIMEOUT mpirun.mpich -np 2 $APP_MPICH ${JOB_ARGS[*]} </dev/null" 2>&1)
+job_reached "an MPICH job under 'module load mpich colltune-tcl' reaches the daemon" "MPICH" "$before" "$out"
+
+# SIGTERM, as systemctl stop sends it.
+kill -TERM "$DAEMON_PID"
+wait "$DAEMON_PID"
+rc=$?
+[ $rc -eq 0 ] && grep -q "signal 15: shutting down" "$T_TMP/daemon.log" &&
+  pass "colltuned exits 0 on SIGTERM" || fail "colltuned exits 0 on SIGTERM" "rc $rc; $(tail -n 5 "$T_TMP/daemon.log")"
+
+# apt-get purge: every file of the package and its conffiles are gone.
+out=$(apt-get purge -y -q colltune 2>&1)
+if [ $? -eq 0 ] && ! dpkg-query -W -f='${Status}' colltune 2>/dev/null | grep -q installed; then
+  installed_by_us=0
+  pass "apt-get purge colltune removes the package"
+else
+  fail "apt-get purge colltune removes the package" "$out"
+fi
+left=""
+while read -r f; do
+  [ -n "$f" ] && [ ! -d "$f" ] && [ -e "$f" ] && left+=" $f"
+done <<<"$owned"
+for f in /etc/colltune /usr/lib/colltune /usr/share/colltune /etc/default/colltuned \
+         /lib/systemd/system/colltuned.service /usr/share/doc/colltune; do
+  [ -e "$f" ] && left+=" $f"
+done
+[ -z "$left" ] && pass "no file of the package is left after purge" ||
+  fail "no file of the package is left after purge" "left:$left"
+finish
