@@ -10,7 +10,9 @@
 #   c. a campaign whose job is scancel'ed while it runs fails clearly, and
 #      the same command resumes it from what was stored;
 #   d. bad input: an unknown launcher, no sbatch on PATH, a partition that
-#      does not exist, srun's PMI that does not fit the MPI library.
+#      does not exist, srun's PMI that does not fit the MPI library;
+#   e. a job past its time limit and a job on a node that goes down are
+#      reported as such, with their job ids.
 #
 # Args: colltuned colltune colltune-bench colltune-bench-mpich
 #       seed_profile seed_profile_mpich collective_mix collective_mix_mpich
@@ -146,6 +148,15 @@ check "... its results are right" grep -q "results verified" <<<"$out"
 report=$(newest_report "MPICH")
 check "... its report reached the daemon with Slurm's job id and 2 ranks" \
   bash -c '[[ "$1" =~ ^slurm:[0-9]+\ 2$ ]]' _ "$report"
+
+# --- e, started now. A launch that outlives its time limit (--time 1: one
+# minute; Slurm looks every 30 s). The "benchmark" only sleeps, on one CPU,
+# so the 4-process jobs above are done and the rest of the test runs beside it.
+printf '#!/bin/sh\nexec sleep 600\n' >"$T_TMP/sleeper"
+chmod +x "$T_TMP/sleeper"
+"${CT[@]}" campaign --launcher slurm --job-dir "$JOBS" --np 1 --bench "$T_TMP/sleeper" \
+  --launches 1 --name overtime --time 1 </dev/null >"$T_TMP/overtime.out" 2>&1 &
+overtime_pid=$!
 
 # --- b. A campaign through Slurm and the same through mpirun --------------------
 GRID=(--collectives allreduce,scatter --sizes 8,1K,64K --nrep 10 --quiet)
@@ -306,6 +317,41 @@ check "... and stores nothing" test "$(stored_points singletons)" -eq 0
 expect_fail "a time limit sbatch cannot read is reported" \
   "sbatch refused the job.*Invalid --time" \
   "${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 1 --name badtime --time soon -- "${GRID[@]}"
+
+# --- e. Time limit and node failure ---------------------------------------------
+t=$(date +%s)
+timeout 240 tail --pid="$overtime_pid" -f /dev/null
+wait "$overtime_pid"
+rc=$?
+out=$(cat "$T_TMP/overtime.out")
+echo "time limit: colltune returned $(( $(date +%s) - t )) s after the other checks"
+check "a launch past its time limit fails, naming the job and its limit" bash -c '
+  [ "$1" -ne 0 ] &&
+  grep -q "launch 1/1 failed .*Slurm job [0-9]* reached its time limit (TimeLimit=00:01:00" <<<"$2" &&
+  grep -q "run the same command with --name overtime to resume" <<<"$2"' _ "$rc" "$out"
+# A node that goes down under a running job (the administrator's way: the
+# controller treats it as a node failure). --no-requeue: else Slurm puts the
+# job back in the queue.
+"${CT[@]}" campaign --launcher slurm --job-dir "$JOBS" --np 1 --bench "$T_TMP/sleeper" \
+  --launches 1 --name nodefail --sbatch-args="--no-requeue" \
+  </dev/null >"$T_TMP/nodefail.out" 2>&1 &
+nodefail_pid=$!
+job="" state=""
+for i in $(seq 1 200); do
+  [ -n "$job" ] || job=$(squeue -h -n colltune-nodefail-launch-0 -o %i 2>/dev/null)
+  [ -n "$job" ] && state=$(squeue -h -j "$job" -o %T 2>/dev/null)
+  [ "$state" = RUNNING ] && break
+  sleep 0.1
+done
+scontrol update nodename="$(hostname -s)" state=down reason=slurm_test
+timeout 60 tail --pid="$nodefail_pid" -f /dev/null
+wait "$nodefail_pid"
+rc=$?
+out=$(cat "$T_TMP/nodefail.out")
+check "a launch whose node goes down fails as a node failure, naming the job" bash -c '
+  [ "$1" -ne 0 ] && [ -n "$3" ] &&
+  grep -q "launch 1/1 failed .*Slurm job $3 ended by a node failure (NODE_FAIL" <<<"$2"' \
+  _ "$rc" "$out" "$job"
 
 echo "slurm_test: $(( $(date +%s) - T_START )) s"
 finish
