@@ -242,6 +242,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
   const db::ProfileKey key = KeyOf(r.context());
   v1::UploadMeasurementsResponse response;
   std::lock_guard<std::mutex> lock(mu_);
+  violations_cache_.clear();
   absl::Status s = store_->InTransaction([&]() -> absl::Status {
     if (r.measurements_size() == 0) {
       // A closing upload with no points only makes sense after partial ones;
@@ -438,11 +439,17 @@ absl::StatusOr<TunerState> Tuner::State() {
     return std::tie(a->updated_at, a->id) > std::tie(b->updated_at, b->id);
   });
   for (const db::Profile* p : order) {
-    absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(p->id);
-    if (!medians.ok()) return medians.status();
-    for (const ViolationFound& v : FindViolations(*medians, options_.engine)) {
-      ++state.violations[std::string(ViolationKindName(v.kind))];
+    auto cached = violations_cache_.find(p->id);
+    if (cached == violations_cache_.end()) {
+      absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(p->id);
+      if (!medians.ok()) return medians.status();
+      std::map<std::string, int64_t> counts;
+      for (const ViolationFound& v : FindViolations(*medians, options_.engine)) {
+        ++counts[std::string(ViolationKindName(v.kind))];
+      }
+      cached = violations_cache_.emplace(p->id, std::move(counts)).first;
     }
+    for (const auto& [kind, n] : cached->second) state.violations[kind] += n;
     if (state.contexts.size() >= static_cast<size_t>(kMaxContextsExported)) continue;
     absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(p->id);
     if (!t.ok()) return t.status();

@@ -6,6 +6,7 @@
 #ifndef COLLTUNE_DAEMON_TUNER_H_
 #define COLLTUNE_DAEMON_TUNER_H_
 
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -90,6 +91,10 @@ class Tuner {
   db::Store* store_;
   const TunerOptions options_;
   Metrics* metrics_;
+  // State()'s open violations per profile and kind. Violations come from
+  // campaign measurements only, which only UploadMeasurements writes: it
+  // clears this, so a scrape recomputes only what changed.
+  std::map<int64_t, std::map<std::string, int64_t>> violations_cache_;
 };
 
 }  // namespace colltune::daemon

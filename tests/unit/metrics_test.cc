@@ -19,7 +19,9 @@
 #include <gtest/gtest.h>
 
 #include "common/histogram.h"
+#include "daemon/tuner.h"
 #include "daemon/validate.h"
+#include "db/store.h"
 
 namespace colltune::daemon {
 namespace {
@@ -307,6 +309,83 @@ TEST(ValidateReportTest, TellsWhyAReportIsRefused) {
     EXPECT_FALSE(s.ok());
     EXPECT_EQ(ReportRejectionName(why), ReportRejectionName(c.want)) << s;
   }
+}
+
+}  // namespace
+}  // namespace colltune::daemon
+
+namespace colltune::daemon {
+namespace {
+
+// Five launches of one collective at 64 KiB: default takes 10 us, `faster`
+// 5 us (with a little jitter), so the rank test finds a guideline violation.
+v1::UploadMeasurementsRequest Launch(int launch, const std::string& collective,
+                                     const std::string& faster) {
+  v1::UploadMeasurementsRequest r;
+  v1::Context* c = r.mutable_context();
+  c->set_cluster("c");
+  c->set_library("Open MPI");
+  c->set_library_version("4.1.4");
+  c->set_comm_size(4);
+  c->set_nodes(1);
+  c->set_ppn(4);
+  r.set_campaign("metrics-" + collective);
+  r.set_launch(launch);
+  for (const auto& [algorithm, seconds] :
+       {std::make_pair(std::string("default"), 10e-6), std::make_pair(faster, 5e-6)}) {
+    v1::Measurement* m = r.add_measurements();
+    m->set_collective(collective);
+    m->set_algorithm(algorithm);
+    m->set_msg_bytes(65536);
+    for (int i = 0; i < 20; ++i) m->add_samples(seconds * (1 + 0.01 * ((i + launch) % 5)));
+  }
+  return r;
+}
+
+TEST(TunerStateTest, ViolationsFollowUploadsAndVersionsFollowTables) {
+  char dir[] = "/tmp/ct-state.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/t.db";
+  auto store = db::Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  Tuner tuner(store->get(), TunerOptions{});
+  auto empty = tuner.State();
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ(empty->profiles, 0);
+  EXPECT_TRUE(empty->contexts.empty());
+  EXPECT_EQ(empty->violations["guideline"], 0);
+
+  for (int l = 0; l < 5; ++l) {
+    ASSERT_TRUE(tuner.UploadMeasurements(Launch(l, "allreduce", "allreduce_as_reduce_bcast")).ok());
+  }
+  auto one = tuner.State();
+  ASSERT_TRUE(one.ok()) << one.status();
+  ASSERT_EQ(one->contexts.size(), 1u);
+  EXPECT_EQ(one->profiles, 1);
+  const int64_t guideline = one->violations["guideline"];
+  EXPECT_GE(guideline, 1);
+  EXPECT_GE(one->contexts[0].table_version, 1);
+  EXPECT_EQ(one->contexts[0].comm_size, 4);
+  EXPECT_EQ(one->contexts[0].library, "Open MPI");
+  // Scraped again: the same (from the cache).
+  auto again = tuner.State();
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->violations, one->violations);
+
+  // A second collective of the same profile: the cached count is replaced.
+  for (int l = 0; l < 5; ++l) {
+    ASSERT_TRUE(tuner.UploadMeasurements(Launch(l, "gather", "gather_as_gatherv")).ok());
+  }
+  auto two = tuner.State();
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_EQ(two->profiles, 1);
+  EXPECT_EQ(two->violations["guideline"], 2 * guideline);
+  EXPECT_GT(two->contexts[0].table_version, one->contexts[0].table_version);
+  store->reset();
+  std::remove(path.c_str());
+  std::remove((path + "-wal").c_str());
+  std::remove((path + "-shm").c_str());
+  rmdir(dir);
 }
 
 }  // namespace
