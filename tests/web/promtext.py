@@ -5,11 +5,13 @@ metrics_test.sh, independently of colltuned's code.
   promtext.py get FILE NAME [LABEL=VALUE ...]
       the sum of the samples NAME whose labels include the given ones
       (0 if none does; exit 2 if the file has no sample NAME at all)
+  promtext.py delta FILE_A FILE_B NAME [LABEL=VALUE ...]
+      how much that sum rose from FILE_A to FILE_B
   promtext.py labels FILE NAME LABEL
       the values of LABEL over the samples NAME, one per line
   promtext.py series FILE NAME
       each sample NAME as one JSON object per line: {"labels": {...}, "value": v}
-  promtext.py check FILE
+  promtext.py check FILE...
       the structure promtool does not look at: every sample belongs to a
       family with HELP and TYPE; a counter's name ends in _total; no series
       repeats; each histogram series has cumulative buckets ending in +Inf,
@@ -154,7 +156,19 @@ def matching(samples, name, want):
 def main(argv):
     cmd = argv[1]
     if cmd == 'check':
-        return check(argv[2])
+        return max(check(path) for path in argv[2:])
+    if cmd == 'delta':
+        want = dict(a.split('=', 1) for a in argv[5:])
+        values = []
+        for path in argv[2:4]:
+            _, samples = parse(path)
+            if not any(n == argv[4] for n, _, _ in samples):
+                print("no sample %s in %s" % (argv[4], path), file=sys.stderr)
+                return 2
+            values.append(sum(v for _, v in matching(samples, argv[4], want)))
+        d = values[1] - values[0]
+        print(int(d) if d == int(d) else repr(d))
+        return 0
     if cmd == 'dashboard':
         with open(argv[2], encoding='utf-8') as f:
             board = json.load(f)
