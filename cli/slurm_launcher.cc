@@ -161,12 +161,33 @@ class SlurmLauncher : public Launcher {
 
   absl::Status WriteScript(const Job& job, const std::string& path) const {
     std::ofstream out(path, std::ios::trunc);
+    // srun can exit 0 although it started no task ("task 0 launch failed",
+    // seen when a step's PMIx directory was in the way): task 0 leaves a
+    // mark before it becomes the program, and no mark is a failure.
+    const std::string mark =
+        ShellQuote(o_.job_dir + "/" + job.name + "-") + "\"$SLURM_JOB_ID\".started";
     out << "#!/bin/sh\n"
         << "# colltune " << job.name << " (" << job.label
         << "): one MPI job of the benchmark, written by colltune --launcher slurm\n"
-        << "exec";
-    for (const std::string& w : SrunCommand(job)) out << ' ' << ShellQuote(w);
-    out << "\n";
+        << "mark=" << mark << "\n"
+        << "rm -f \"$mark\"\n";
+    std::vector<std::string> srun = SrunCommand(job);
+    const size_t program = srun.size() - job.program.size();
+    for (size_t i = 0; i < srun.size(); ++i) {
+      if (i == program) {
+        out << " /bin/sh -c '[ \"$SLURM_PROCID\" != 0 ] || : >\"$0\"; exec \"$@\"' \"$mark\"";
+      }
+      out << (i == 0 ? "" : " ") << ShellQuote(srun[i]);
+    }
+    out << "\n"
+        << "rc=$?\n"
+        << "if [ \"$rc\" -eq 0 ] && [ ! -e \"$mark\" ]; then\n"
+        << "  echo \"colltune: srun exited 0 but started no task of the job (srun's "
+           "messages above say why)\" >&2\n"
+        << "  rc=97\n"
+        << "fi\n"
+        << "rm -f \"$mark\"\n"
+        << "exit \"$rc\"\n";
     out.close();
     if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
     fs::permissions(path, fs::perms::owner_all | fs::perms::group_read |

@@ -152,7 +152,7 @@ check "... its report reached the daemon with Slurm's job id and 2 ranks" \
 # --- e, started now. A launch that outlives its time limit (--time 1: one
 # minute; Slurm looks every 30 s). The "benchmark" only sleeps, on one CPU,
 # so the 4-process jobs above are done and the rest of the test runs beside it.
-printf '#!/bin/sh\nexec sleep 600\n' >"$T_TMP/sleeper"
+printf '#!/bin/sh\ntouch "%s/started.$SLURM_JOB_ID"\nexec sleep 600\n' "$T_TMP" >"$T_TMP/sleeper"
 chmod +x "$T_TMP/sleeper"
 "${CT[@]}" campaign --launcher slurm --job-dir "$JOBS" --np 1 --bench "$T_TMP/sleeper" \
   --launches 1 --name overtime --time 1 </dev/null >"$T_TMP/overtime.out" 2>&1 &
@@ -172,7 +172,7 @@ else
 fi
 check "each launch is a batch job that ran srun --mpi=pmix with 2 tasks" bash -c '
   [ "$(grep -c "Slurm job [0-9]* COMPLETED" <<<"$1")" -eq 2 ] &&
-  grep -q "exec .srun. .--mpi=pmix. .--ntasks=2." "$2/viaslurm-launch-1.sh"' _ "$out" "$JOBS"
+  grep -q "^.srun. .--mpi=pmix. .--ntasks=2." "$2/viaslurm-launch-1.sh"' _ "$out" "$JOBS"
 check "each launch's medians reach --log-dir" grep -q "^allreduce " "$T_TMP/viaslurm-launch-1.txt"
 out=$(timeout 300 "${CT[@]}" campaign --np 2 --mpirun mpirun.openmpi --bench "$BENCH" \
       --launches 2 --name viampirun --cluster viampirun -- "${GRID[@]}" </dev/null 2>&1)
@@ -231,6 +231,17 @@ if [ $rc -eq 0 ] && grep -q "^evaluate: 2 points, 2 processes" <<<"$out" &&
 else
   fail "colltune evaluate --launcher slurm runs the evaluation as a Slurm job and prints its report" \
     "rc=$rc"$'\n'"$out"
+fi
+
+# Two evaluation jobs: their points come back through --job-dir.
+out=$(timeout 300 "${CT[@]}" evaluate "${SLURM_CAMPAIGN[@]}" --launches 2 --cluster viaslurm -- \
+      --collectives allreduce --sizes 8,1K --nrep 10 </dev/null 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^evaluate: 2 points, 2 processes, 2 launches" <<<"$out" &&
+   [ "$(grep -c "Slurm job [0-9]* COMPLETED" <<<"$out")" -eq 2 ]; then
+  pass "colltune evaluate --launcher slurm --launches 2 combines two Slurm jobs"
+else
+  fail "colltune evaluate --launcher slurm --launches 2 combines two Slurm jobs" "rc=$rc"$'\n'"$out"
 fi
 
 # --- c. A job cancelled mid-campaign, then resumed ----------------------------
@@ -324,7 +335,8 @@ timeout 240 tail --pid="$overtime_pid" -f /dev/null
 wait "$overtime_pid"
 rc=$?
 out=$(cat "$T_TMP/overtime.out")
-echo "time limit: colltune returned $(( $(date +%s) - t )) s after the other checks"
+echo "time limit: colltune returned $(( $(date +%s) - t )) s after the other checks:"
+echo "$out" | tail -n 2
 check "a launch past its time limit fails, naming the job and its limit" bash -c '
   [ "$1" -ne 0 ] &&
   grep -q "launch 1/1 failed .*Slurm job [0-9]* reached its time limit (TimeLimit=00:01:00" <<<"$2" &&
@@ -336,22 +348,37 @@ check "a launch past its time limit fails, naming the job and its limit" bash -c
   --launches 1 --name nodefail --sbatch-args="--no-requeue" \
   </dev/null >"$T_TMP/nodefail.out" 2>&1 &
 nodefail_pid=$!
-job="" state=""
-for i in $(seq 1 200); do
+# Down only once the step runs: a step still being set up when its node goes
+# down hangs in this Slurm (22.05) until slurmd is killed.
+job=""
+for i in $(seq 1 300); do
   [ -n "$job" ] || job=$(squeue -h -n colltune-nodefail-launch-0 -o %i 2>/dev/null)
-  [ -n "$job" ] && state=$(squeue -h -j "$job" -o %T 2>/dev/null)
-  [ "$state" = RUNNING ] && break
+  [ -n "$job" ] && [ -e "$T_TMP/started.$job" ] && break
   sleep 0.1
 done
+check "the job on the node that goes down was running" test -e "$T_TMP/started.$job"
 scontrol update nodename="$(hostname -s)" state=down reason=slurm_test
 timeout 60 tail --pid="$nodefail_pid" -f /dev/null
 wait "$nodefail_pid"
 rc=$?
 out=$(cat "$T_TMP/nodefail.out")
+echo "$out" | tail -n 2
 check "a launch whose node goes down fails as a node failure, naming the job" bash -c '
   [ "$1" -ne 0 ] && [ -n "$3" ] &&
   grep -q "launch 1/1 failed .*Slurm job $3 ended by a node failure (NODE_FAIL" <<<"$2"' \
   _ "$rc" "$out" "$job"
+
+# srun exits 0 when it could start no task (here: a stale PMIx directory of
+# the next job ids, as a step that crashed leaves behind); the batch script
+# catches it (task 0 leaves a mark) and the launch fails.
+for i in 1 2 3; do mkdir -p "$SLURM_DIR/tmp/spmix_appdir_$(id -u)_$(( job + i )).0"; done
+out=$("${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 1 --name notask --cluster notask \
+      -- "${GRID[@]}" </dev/null 2>&1)
+rc=$?
+check "a job whose srun started no task fails, though srun exited 0" bash -c '
+  [ "$1" -ne 0 ] && grep -q "launch failed" <<<"$2" &&
+  grep -q "srun exited 0 but started no task of the job" <<<"$2" &&
+  grep -q "launch 1/1 failed .*Slurm job [0-9]* failed: exit code 97" <<<"$2"' _ "$rc" "$out"
 
 echo "slurm_test: $(( $(date +%s) - T_START )) s"
 finish

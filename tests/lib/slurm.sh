@@ -21,8 +21,10 @@
 #                     exports SLURM_CONF; waits until the node is idle and
 #                     `srun true` works (about 2 s). Sets SLURMCTLD_PID,
 #                     SLURMD_PID, SLURM_DIR.
-#   stop_slurm        cancels what is still queued, SIGTERM to slurmd and
-#                     slurmctld, waits for them. Safe to call twice.
+#   stop_slurm        cancels every job and waits (10 s at most) until the
+#                     queue is empty, then SIGTERM to slurmd and slurmctld
+#                     and waits for them (SIGKILL after 10 s). Safe to call
+#                     twice.
 #
 # DIR must be a short path (unix sockets < 108 bytes: use mktemp -d
 # /tmp/xx.XXXX). munged insists that every directory above its socket be
@@ -97,7 +99,7 @@ start_slurm() {
   if [ -z "${MUNGE_SOCKET:-}" ]; then
     echo "start_slurm: start_munge first (MUNGE_SOCKET is not set)"; return 1
   fi
-  mkdir -p "$dir/state" "$dir/spool" || return 1
+  mkdir -p "$dir/state" "$dir/spool" "$dir/tmp" || return 1
   node=$(hostname -s)
   mapfile -t ports < <(free_ports 2)
   ctld_port=${ports[0]}
@@ -115,6 +117,10 @@ CredType=cred/munge
 AuthInfo=socket=$MUNGE_SOCKET
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
+# Steps' PMIx directories (spmix_appdir_UID_JOB.STEP) go under TmpFS: with
+# the default /tmp, two clusters' job 2.0 share one and the second launch
+# fails (and srun still exits 0).
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
@@ -159,15 +165,28 @@ EOF
 }
 
 stop_slurm() {
-  local pid
-  if [ -n "$SLURMCTLD_PID" ] && [ -n "${SLURM_CONF:-}" ]; then
+  local pid i
+  # Jobs first, while both daemons run: a step whose controller is gone
+  # retries forever, and a slurmd waiting on it never exits.
+  if [ -n "$SLURMCTLD_PID" ] && kill -0 "$SLURMCTLD_PID" 2>/dev/null; then
     scancel --quiet --user "$(id -un)" 2>/dev/null
+    for i in $(seq 1 100); do
+      [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+      sleep 0.1
+    done
   fi
   for pid in "$SLURMD_PID" "$SLURMCTLD_PID"; do
     [ -n "$pid" ] && kill "$pid" 2>/dev/null
   done
+  # SIGTERM, 10 s, then SIGKILL: a test must not hang on a stuck daemon.
   for pid in "$SLURMD_PID" "$SLURMCTLD_PID"; do
-    [ -n "$pid" ] && wait "$pid" 2>/dev/null
+    [ -n "$pid" ] || continue
+    for i in $(seq 1 100); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
   done
   SLURMD_PID=""
   SLURMCTLD_PID=""
