@@ -281,6 +281,9 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE_URL/metrics?x=1")
 expect_eq "an unknown parameter is a 400" 400 "$code"
 check "the dashboard is JSON whose metrics a real scrape has, on \${DS_PROMETHEUS}" \
   python3 "$PROMTEXT" dashboard "$DASHBOARD" "$T_TMP/i.prom"
+python3 "$PROMTEXT" rules "$DASHBOARD" >"$T_TMP/dashboard.rules.json"
+check "promtool parses every dashboard expression (as recording rules)" \
+  promtool check rules "$T_TMP/dashboard.rules.json"
 # 20 scrapes while a client calls: each answers and parses.
 (for _ in $(seq 20); do "${CT[@]}" table --comm-size 4 >/dev/null; done) &
 load=$!

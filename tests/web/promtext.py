@@ -18,6 +18,9 @@ metrics_test.sh, independently of colltuned's code.
       whose count equals _count
   promtext.py names FILE
       the sample names, one per line
+  promtext.py rules JSON
+      the dashboard's expressions as a Prometheus rules file (for
+      promtool check rules), with $__rate_interval = 5m, $instance = .*
   promtext.py dashboard JSON FILE
       every metric name used in the Grafana dashboard's expressions is a
       sample name in FILE; every panel uses the ${DS_PROMETHEUS} data source
@@ -168,6 +171,21 @@ def main(argv):
             values.append(sum(v for _, v in matching(samples, argv[4], want)))
         d = values[1] - values[0]
         print(int(d) if d == int(d) else repr(d))
+        return 0
+    if cmd == 'rules':
+        # Each expression of the dashboard as a recording rule, with
+        # Grafana's variables given values, for promtool check rules.
+        with open(argv[2], encoding='utf-8') as f:
+            board = json.load(f)
+        rules = []
+        stack = list(board.get('panels', []))
+        while stack:
+            p = stack.pop()
+            stack.extend(p.get('panels', []))
+            for t in p.get('targets', []):
+                expr = t['expr'].replace('$__rate_interval', '5m').replace('$instance', '.*')
+                rules.append({'record': 'colltune:dashboard_expr_%d' % len(rules), 'expr': expr})
+        json.dump({'groups': [{'name': 'dashboard', 'rules': rules}]}, sys.stdout, indent=1)
         return 0
     if cmd == 'dashboard':
         with open(argv[2], encoding='utf-8') as f:
