@@ -31,8 +31,8 @@ void AddLaunchOptions(CLI::App* cmd, LaunchArgs* a, std::string* mpi,
       ->check(CLI::IsMember({"openmpi", "mpich"}))
       ->capture_default_str();
   cmd->add_option("--mpirun", a->mpirun,
-                  "Launcher with its own options, split at blanks, e.g. "
-                  "\"mpirun --hostfile hosts\" (default: from --mpi)");
+                  "--launcher mpirun: the launcher with its own options, split at "
+                  "blanks, e.g. \"mpirun --hostfile hosts\" (default: from --mpi)");
   cmd->add_option("--launcher", a->launcher,
                   "How jobs start: mpirun (a child process) or slurm (sbatch of a "
                   "script running srun, followed until it ends)")
@@ -260,7 +260,8 @@ int main(int argc, char** argv) {
                   "(mpirun or Slurm jobs), uploaded to the daemon");
   AddLaunchOptions(campaign, &launch, &mpi, &sbatch_args);
   campaign->add_option("--launches", launch.launches,
-                       "mpirun launches (the rank test needs at least 3)")
+                       "Launches: mpirun runs or Slurm jobs (the rank test needs at "
+                       "least 3)")
       ->check(CLI::Range(1, 999))
       ->capture_default_str();
   campaign->add_option("--name", launch.name,
