@@ -1,5 +1,8 @@
 #include "bench/upload.h"
 
+#include <cstdio>
+
+#include "auth/client_auth.h"
 #include "client/client.h"
 #include "common/limits.h"
 
@@ -26,6 +29,12 @@ absl::Status Upload(const UploadTarget& target,
     if (next < points.size()) request.set_partial(true);
     v1::UploadMeasurementsResponse response;
     auto rpc = client::WithDeadline(std::chrono::milliseconds(target.timeout_ms));
+    // Bound to this request; required by a daemon with --auth munge.
+    if (absl::Status m = auth::AttachMunge(rpc.get(), auth::BindingFor(request));
+        !m.ok()) {
+      fprintf(stderr, "colltune-bench: upload without a MUNGE credential: %s\n",
+              std::string(m.message()).c_str());
+    }
     grpc::Status s = stub->UploadMeasurements(rpc.get(), request, &response);
     if (!s.ok()) return client::FromGrpc(s, target.server);
     *table_version = response.table_version();

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "auth/client_auth.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/rpc.h"
@@ -120,6 +121,7 @@ int Flush(const Connection& c, const std::string& spool_dir) {
   }
   auto stub = client::Connect(c.server);
   int sent = 0, rejected = 0, kept = 0;
+  bool munge_warned = false;
   const std::vector<Spooled> files = List(dir);
   for (size_t i = 0; i < files.size(); ++i) {
     const Spooled& f = files[i];
@@ -140,7 +142,17 @@ int Flush(const Connection& c, const std::string& spool_dir) {
       continue;
     }
     v1::ReportJobResponse response;
-    grpc::Status s = stub->ReportJob(Call(c).get(), ToRequest(report), &response);
+    const v1::ReportJobRequest request = ToRequest(report);
+    auto call = Call(c);
+    // A MUNGE credential bound to this request, when munged is here (a
+    // daemon with --auth munge requires it and records the uid).
+    if (absl::Status m = auth::AttachMunge(call.get(), auth::BindingFor(request));
+        !m.ok() && !munge_warned) {
+      fprintf(stderr, "colltune: sending without a MUNGE credential: %s\n",
+              std::string(m.message()).c_str());
+      munge_warned = true;
+    }
+    grpc::Status s = stub->ReportJob(call.get(), request, &response);
     if (s.error_code() == grpc::StatusCode::UNAVAILABLE ||
         s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
       kept = static_cast<int>(files.size() - i);

@@ -101,12 +101,12 @@ int ShowHistory(const Connection& c, int64_t profile, int64_t version,
 }
 
 int Rollback(const Connection& c, int64_t profile, int64_t version) {
-  auto call = AdminCall(c);
-  if (!call.ok()) return Fail(call.status());
   auto stub = client::Connect(c.server);
   v1::RollbackTableRequest request;
   request.set_profile_id(profile);
   request.set_version(version);
+  auto call = AdminCall(c, "RollbackTable", profile, request);
+  if (!call.ok()) return Fail(call.status());
   v1::RollbackTableResponse response;
   grpc::Status s = stub->RollbackTable(call->get(), request, &response);
   if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
@@ -118,8 +118,6 @@ int Rollback(const Connection& c, int64_t profile, int64_t version) {
 }
 
 int AddPin(const Connection& c, const PinArgs& args) {
-  auto call = AdminCall(c);
-  if (!call.ok()) return Fail(call.status());
   auto stub = client::Connect(c.server);
   v1::PinRequest request;
   v1::Pin* pin = request.mutable_pin();
@@ -129,6 +127,8 @@ int AddPin(const Connection& c, const PinArgs& args) {
   pin->set_max_bytes(args.max_bytes);
   pin->set_algorithm(args.algorithm);
   pin->set_note(args.note);
+  auto call = AdminCall(c, "Pin", args.profile, request);
+  if (!call.ok()) return Fail(call.status());
   v1::PinResponse response;
   grpc::Status s = stub->Pin(call->get(), request, &response);
   if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
@@ -141,12 +141,12 @@ int AddPin(const Connection& c, const PinArgs& args) {
 }
 
 int RemovePin(const Connection& c, int64_t profile, int64_t pin) {
-  auto call = AdminCall(c);
-  if (!call.ok()) return Fail(call.status());
   auto stub = client::Connect(c.server);
   v1::UnpinRequest request;
   request.set_profile_id(profile);
   request.set_pin_id(pin);
+  auto call = AdminCall(c, "Unpin", profile, request);
+  if (!call.ok()) return Fail(call.status());
   v1::UnpinResponse response;
   grpc::Status s = stub->Unpin(call->get(), request, &response);
   if (!s.ok()) return Fail(client::FromGrpc(s, c.server));

@@ -73,6 +73,9 @@ int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
                      {"table_version", r.table_version()},
                      {"final", r.final()},
                      {"ranks", r.ranks()},
+                     {"uid", r.has_uid() ? nlohmann::json(r.uid()) : nlohmann::json()},
+                     {"gid", r.has_gid() ? nlohmann::json(r.gid()) : nlohmann::json()},
+                     {"slurm_job_id", r.slurm_job_id()},
                      {"collectives", collectives},
                      {"counted", counted}});
     }
@@ -82,8 +85,8 @@ int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
   }
   printf("%d job reports in all, newest %d:\n", response.total(),
          response.reports_size());
-  printf("%-24s %-20s %6s %5s  %s\n", "received", "job", "table", "ranks",
-         "observed speedup per collective");
+  printf("%-24s %-20s %6s %5s %6s  %s\n", "received", "job", "table", "ranks",
+         "uid", "observed speedup per collective");
   for (const v1::JobReportSummary& r : response.reports()) {
     std::string seen;
     for (const v1::CollectiveObservation& o : r.collectives()) {
@@ -98,11 +101,14 @@ int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
       if (!seen.empty()) seen += ", ";
       seen += cell;
     }
-    printf("%-24s %-20s %6lld %5d  %s\n", r.received_at().c_str(), r.job_id().c_str(),
-           static_cast<long long>(r.table_version()), r.ranks(), seen.c_str());
+    // uid: who sent it, as munged vouched (colltuned --auth munge), else "-".
+    const std::string uid = r.has_uid() ? std::to_string(r.uid()) : "-";
+    printf("%-24s %-20s %6lld %5d %6s  %s\n", r.received_at().c_str(),
+           r.job_id().c_str(), static_cast<long long>(r.table_version()), r.ranks(),
+           uid.c_str(), seen.c_str());
     // Non-blocking, persistent and neighbourhood collectives: counted, not
     // tuned (calls summed over ranks, per size bucket).
-    if (r.counted_size() > 0) printf("%26scounted, not tuned: %s\n", "", CountedLine(r).c_str());
+    if (r.counted_size() > 0) printf("%33scounted, not tuned: %s\n", "", CountedLine(r).c_str());
   }
   return 0;
 }

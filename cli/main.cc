@@ -3,6 +3,7 @@
 // --format=shim ...` to fetch the decision table (shim/runtime/agent.h).
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -113,6 +114,15 @@ int main(int argc, char** argv) {
   app.add_option("--admin-token-file", conn.admin_token_file,
                  "File holding the daemon's admin token, for rollback, pin and "
                  "unpin (default: $COLLTUNE_ADMIN_TOKEN_FILE)");
+  // Authenticated uploads (auth/client_auth.h); passed on to colltune-bench
+  // through the environment.
+  std::string munge_socket, tls_ca;
+  app.add_option("--munge-socket", munge_socket,
+                 "munged's socket for the MUNGE credential on uploads (default: "
+                 "$COLLTUNE_MUNGE_SOCKET, else libmunge's default)");
+  app.add_option("--tls-ca", tls_ca,
+                 "PEM file of certificates trusted for a TLS daemon on TCP "
+                 "(default: $COLLTUNE_TLS_CA; unset: plaintext)");
 
   bool json = false;
 
@@ -297,6 +307,8 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kUsageError;
   }
+  if (!munge_socket.empty()) setenv("COLLTUNE_MUNGE_SOCKET", munge_socket.c_str(), 1);
+  if (!tls_ca.empty()) setenv("COLLTUNE_TLS_CA", tls_ca.c_str(), 1);
 
   if (*algorithms) return colltune::cli::Algorithms(json, algorithms_library);
   if (*table_cmd) {

@@ -4,10 +4,12 @@
 #define COLLTUNE_CLI_RPC_H_
 
 #include <memory>
+#include <string_view>
 
 #include <grpcpp/grpcpp.h>
 
 #include "absl/status/statusor.h"
+#include "google/protobuf/message.h"
 #include "cli/commands.h"
 
 namespace colltune::cli {
@@ -17,8 +19,12 @@ std::unique_ptr<grpc::ClientContext> Call(const Connection& c);
 // A call carrying the token read from c.admin_token_file (else from the file
 // named by $COLLTUNE_ADMIN_TOKEN_FILE). The token travels in a file, never on
 // the command line, so it does not show in `ps`.
+// Without a token file, a MUNGE credential bound to `request` (rpc name and
+// profile) is sent instead when munged is here: a daemon with --auth munge
+// takes it from uid 0 or a member of its --admin-group.
 absl::StatusOr<std::unique_ptr<grpc::ClientContext>> AdminCall(
-    const Connection& c);
+    const Connection& c, std::string_view rpc, int64_t profile_id,
+    const google::protobuf::Message& request);
 
 }  // namespace colltune::cli
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "auth/client_auth.h"
 #include "common/limits.h"
 #include "common/paths.h"
 
@@ -19,8 +20,10 @@ std::unique_ptr<v1::Tuning::Stub> Connect(const std::string& address) {
   args.SetMaxSendMessageSize(limits::kMaxRequestBytes);
   // Fail fast instead of reconnecting with backoff: callers have deadlines.
   args.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
+  // TLS on TCP when $COLLTUNE_TLS_CA names trusted certificates.
+  const std::string target = ResolveAddress(address);
   return v1::Tuning::NewStub(grpc::CreateCustomChannel(
-      ResolveAddress(address), grpc::InsecureChannelCredentials(), args));
+      target, auth::ChannelCredentialsFor(target), args));
 }
 
 std::unique_ptr<grpc::ClientContext> WithDeadline(

@@ -327,11 +327,16 @@ void ApplyOnline(const std::vector<JobMedian>& online,
                  std::vector<Decision>* decisions) {
   // (collective, bucket min) -> algorithm -> job -> median
   std::map<std::pair<int, uint64_t>, std::map<int, std::map<int64_t, double>>> by;
+  // ... -> algorithm -> the principals behind its jobs: the uid, or for a
+  // job whose sender is unknown the job itself (a negative number).
+  std::map<std::pair<int, uint64_t>, std::map<int, std::set<int64_t>>> principals;
   std::map<std::pair<int, uint64_t>, uint64_t> bucket_max;
   for (const JobMedian& m : online) {
     if (InfoOf(m.collective).key == SizeKey::kNone && m.min_bytes != 0) continue;
     by[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)][m.job] =
         m.median_seconds;
+    principals[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)].insert(
+        m.uid >= 0 ? m.uid : -2 - m.job);
     bucket_max[{IndexOf(m.collective), m.min_bytes}] = m.max_bytes;
   }
   for (const auto& [cell, algorithms] : by) {
@@ -348,6 +353,8 @@ void ApplyOnline(const std::vector<JobMedian>& online,
     std::map<int, std::vector<double>> medians;
     for (const auto& [a, jobs] : algorithms) {
       if (static_cast<int>(jobs.size()) < o.min_jobs) continue;
+      // One uid's reports alone never count, however many jobs they name.
+      if (static_cast<int>(principals[cell][a].size()) < o.min_uids) continue;
       for (const auto& [job, median] : jobs) medians[a].push_back(median);
     }
     auto inc = medians.find(IndexOf(incumbent));

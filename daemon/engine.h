@@ -24,7 +24,11 @@
 // the current choice (so the incumbent stays unless beaten, and a challenger
 // needs `min_jobs` jobs of its own); elsewhere campaign evidence decides.
 // One job is one sample, whatever it reports, so no single job moves a
-// decision. Finally administrators' pins override their ranges.
+// decision. Nor does a single user: an algorithm's online evidence counts
+// only when its jobs come from at least `min_uids` distinct uids (the uids
+// munged vouched for, colltuned --auth munge; a job whose sender is not
+// authenticated counts as a uid of its own, so under --auth none the rule
+// is inert). Finally administrators' pins override their ranges.
 //
 // Irregular collectives are measured at (block-size distribution, size)
 // points; at a size, an algorithm replaces default if it is the choice at a
@@ -52,6 +56,7 @@ struct EngineOptions {
   double margin = 0.10;
   double alpha = 0.05;  // significance level of the rank tests
   int min_jobs = 3;     // online: distinct jobs per side before it counts
+  int min_uids = 2;     // online: distinct uids per side before it counts
 };
 
 // The median latency of one point in one launch.
@@ -72,6 +77,7 @@ struct JobMedian {
   uint64_t min_bytes = 0, max_bytes = 0;  // the bucket
   int64_t job = 0;                        // distinct per job
   double median_seconds = 0;
+  int64_t uid = -1;  // who sent the job's reports; -1: not authenticated
 };
 
 enum class Source { kCampaign, kOnline, kPin };

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <string>
 
@@ -13,6 +15,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "auth/munge.h"
 #include "common/paths.h"
 #include "daemon/metrics.h"
 #include "daemon/service.h"
@@ -71,6 +74,12 @@ int main(int argc, char** argv) {
                  "needs as many of its own")
       ->check(CLI::Range(2, 1000))
       ->capture_default_str();
+  app.add_option("--online-min-uids", options.engine.min_uids,
+                 "Job reports count for an algorithm only when they come from "
+                 "this many distinct uids (--auth munge; a report of an "
+                 "unauthenticated sender counts as its own uid)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   app.add_option("--online-window", options.online_window,
                  "Newest jobs kept per collective, size bucket and algorithm")
       ->check(CLI::Range(2, 10000))
@@ -87,6 +96,36 @@ int main(int argc, char** argv) {
   app.add_option("--admin-token-file", token_file,
                  "File whose first line is the token that rollback, pin and "
                  "unpin must present (none: they are refused)");
+  std::string auth_mode = "none";
+  colltune::daemon::AuthOptions auth_options;
+  std::string tls_cert, tls_key;
+  app.add_option("--auth", auth_mode,
+                 "Uploads (job reports, campaign measurements): none (anyone "
+                 "who reaches the listener) or munge (a MUNGE credential bound "
+                 "to the request; the uid is recorded and rate-limited)")
+      ->check(CLI::IsMember({"none", "munge"}))
+      ->capture_default_str();
+  app.add_option("--munge-socket", auth_options.munge_socket,
+                 "munged's socket (default: libmunge's, /run/munge/munge.socket.2)");
+  app.add_option("--admin-group", auth_options.admin_group,
+                 "With --auth munge, members of this group (besides uid 0) may "
+                 "roll back, pin and unpin with a MUNGE credential instead of "
+                 "the token");
+  app.add_option("--max-reports-per-uid-per-minute",
+                 auth_options.reports_per_uid_per_minute,
+                 "With --auth munge, job reports one uid may send per minute "
+                 "(a burst of as many, then the steady rate; 0: no limit)")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
+  app.add_option("--max-uploads-per-uid-per-minute",
+                 auth_options.uploads_per_uid_per_minute,
+                 "With --auth munge, campaign uploads (UploadMeasurements) one "
+                 "uid may send per minute (0: no limit)")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
+  app.add_option("--tls-cert", tls_cert,
+                 "PEM certificate (chain) for TLS on a TCP --listen (with --tls-key)");
+  app.add_option("--tls-key", tls_key, "PEM private key of --tls-cert");
   app.add_option("--http", web.address,
                  "Serve the web view and its JSON API on PORT (loopback), "
                  "HOST:PORT or [V6]:PORT; 0 picks a free port (logged)");
@@ -138,6 +177,50 @@ int main(int argc, char** argv) {
     token = *loaded;
   }
 
+  auth_options.mode = auth_mode == "munge"
+                         ? colltune::daemon::AuthOptions::Mode::kMunge
+                         : colltune::daemon::AuthOptions::Mode::kNone;
+  auto upload_auth = colltune::daemon::UploadAuth::Create(auth_options);
+  if (!upload_auth.ok()) {
+    spdlog::error("{}", upload_auth.status().ToString());
+    return 1;
+  }
+  const bool unix_listener = listen.rfind("unix:", 0) == 0;
+  std::unique_ptr<colltune::daemon::TlsFiles> tls;
+  if (!tls_cert.empty() || !tls_key.empty()) {
+    if (tls_cert.empty() || tls_key.empty() || unix_listener) {
+      spdlog::error("--tls-cert and --tls-key go together, with a TCP --listen");
+      return 1;
+    }
+    tls = std::make_unique<colltune::daemon::TlsFiles>();
+    for (auto [path, out] : {std::pair{&tls_cert, &tls->cert_pem},
+                             std::pair{&tls_key, &tls->key_pem}}) {
+      std::ifstream in(*path);
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (!in || text.str().empty()) {
+        spdlog::error("cannot read {}", *path);
+        return 1;
+      }
+      *out = text.str();
+    }
+  }
+  if (auth_mode == "munge") {
+    // munged must answer now, not at the first upload.
+    auto probe = colltune::auth::MungeEncode(auth_options.munge_socket, "probe");
+    if (!probe.ok()) {
+      spdlog::error("--auth munge: {}", probe.status().ToString());
+      return 1;
+    }
+  } else if (!unix_listener) {
+    spdlog::warn(
+        "WARNING: colltuned listens on TCP {} with --auth none: anyone who can "
+        "reach it can upload job reports and campaign measurements that change "
+        "decision tables. Use --auth munge (and --tls-cert/--tls-key) on a "
+        "network listener.",
+        listen);
+  }
+
   auto store = colltune::db::Store::Open(db_path);
   if (!store.ok()) {
     spdlog::error("{}", store.status().ToString());
@@ -153,8 +236,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   colltune::daemon::Tuner tuner(store->get(), options, metrics->get());
-  colltune::daemon::TuningService service(&tuner, &token);
-  auto server = colltune::daemon::StartServer(listen, &service, metrics->get());
+  colltune::daemon::TuningService service(&tuner, &token, upload_auth->get());
+  auto server = colltune::daemon::StartServer(listen, &service, metrics->get(),
+                                              tls.get());
   if (!server.ok()) {
     spdlog::error("{}", server.status().ToString());
     return 1;
@@ -176,10 +260,10 @@ int main(int argc, char** argv) {
                  web_server->port());
   }
   spdlog::info(
-      "colltuned listening on {}, database {} (schema v{}), cluster {}, admin "
-      "requests {}",
-      listen, db_path, (*store)->schema_version(), options.cluster,
-      token.configured() ? "enabled" : "disabled");
+      "colltuned listening on {}{}, database {} (schema v{}), cluster {}, admin "
+      "requests {}, uploads authenticated by {}",
+      listen, tls ? " (TLS)" : "", db_path, (*store)->schema_version(),
+      options.cluster, token.configured() ? "enabled" : "disabled", auth_mode);
 
   int signal = 0;
   sigwait(&signals, &signal);

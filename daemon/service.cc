@@ -54,6 +54,14 @@ absl::Status PrepareUnixSocket(const std::string& path) {
   return absl::OkStatus();
 }
 
+// The MUNGE credential a call carries, empty if none.
+std::string_view Credential(const grpc::ServerContext* ctx) {
+  const auto& metadata = ctx->client_metadata();
+  auto it = metadata.find(auth::kMungeHeader);
+  if (it == metadata.end()) return {};
+  return std::string_view(it->second.data(), it->second.size());
+}
+
 }  // namespace
 
 grpc::Status TuningService::GetTable(grpc::ServerContext*,
@@ -63,15 +71,35 @@ grpc::Status TuningService::GetTable(grpc::ServerContext*,
 }
 
 grpc::Status TuningService::UploadMeasurements(
-    grpc::ServerContext*, const v1::UploadMeasurementsRequest* r,
+    grpc::ServerContext* ctx, const v1::UploadMeasurementsRequest* r,
     v1::UploadMeasurementsResponse* out) {
+  if (auth_ != nullptr && auth_->munge()) {
+    std::string cause;
+    absl::StatusOr<Uploader> who = auth_->Authenticate(
+        Credential(ctx), auth::BindingFor(*r), /*report=*/false, &cause);
+    if (!who.ok()) {
+      auth_->LogRefusal("UploadMeasurements", cause, who.status());
+      return ToGrpc(who.status());
+    }
+  }
   return Reply(tuner_->UploadMeasurements(*r), out);
 }
 
-grpc::Status TuningService::ReportJob(grpc::ServerContext*,
+grpc::Status TuningService::ReportJob(grpc::ServerContext* ctx,
                                       const v1::ReportJobRequest* r,
                                       v1::ReportJobResponse* out) {
-  return Reply(tuner_->ReportJob(*r), out);
+  Uploader from;
+  if (auth_ != nullptr && auth_->munge()) {
+    std::string cause;
+    absl::StatusOr<Uploader> who = auth_->Authenticate(
+        Credential(ctx), auth::BindingFor(*r), /*report=*/true, &cause);
+    if (!who.ok()) {
+      auth_->LogRefusal("ReportJob", cause, who.status());
+      return ToGrpc(who.status());
+    }
+    from = *who;
+  }
+  return Reply(tuner_->ReportJob(*r, from), out);
 }
 
 grpc::Status TuningService::ListProfiles(grpc::ServerContext*,
@@ -122,37 +150,57 @@ grpc::Status TuningService::ListJobReports(grpc::ServerContext*,
   return Reply(tuner_->ListJobReports(*r), out);
 }
 
-absl::Status TuningService::CheckAdmin(const grpc::ServerContext* ctx) const {
+absl::Status TuningService::CheckAdmin(
+    const grpc::ServerContext* ctx, std::string_view rpc, int64_t profile_id,
+    const google::protobuf::Message& request) const {
   const auto& metadata = ctx->client_metadata();
   auto it = metadata.find(kAdminTokenHeader);
   const std::string_view presented =
       it == metadata.end() ? std::string_view()
                            : std::string_view(it->second.data(), it->second.size());
+  // Without a token, a MUNGE credential of uid 0 or of --admin-group will do.
+  const std::string_view credential = Credential(ctx);
+  if (presented.empty() && !credential.empty() && auth_ != nullptr &&
+      auth_->munge()) {
+    std::string cause;
+    absl::Status s = auth_->AuthorizeAdmin(
+        credential, auth::AdminBindingFor(rpc, profile_id, request), &cause);
+    if (!s.ok()) auth_->LogRefusal(rpc, cause, s);
+    return s;
+  }
   return token_->Check(presented);
 }
 
 grpc::Status TuningService::RollbackTable(grpc::ServerContext* ctx,
                                           const v1::RollbackTableRequest* r,
                                           v1::RollbackTableResponse* out) {
-  if (absl::Status s = CheckAdmin(ctx); !s.ok()) return ToGrpc(s);
+  if (absl::Status s = CheckAdmin(ctx, "RollbackTable", r->profile_id(), *r);
+      !s.ok()) {
+    return ToGrpc(s);
+  }
   return Reply(tuner_->RollbackTable(*r), out);
 }
 
 grpc::Status TuningService::Pin(grpc::ServerContext* ctx,
                                 const v1::PinRequest* r, v1::PinResponse* out) {
-  if (absl::Status s = CheckAdmin(ctx); !s.ok()) return ToGrpc(s);
+  if (absl::Status s = CheckAdmin(ctx, "Pin", r->pin().profile_id(), *r); !s.ok()) {
+    return ToGrpc(s);
+  }
   return Reply(tuner_->Pin(*r), out);
 }
 
 grpc::Status TuningService::Unpin(grpc::ServerContext* ctx,
                                   const v1::UnpinRequest* r,
                                   v1::UnpinResponse* out) {
-  if (absl::Status s = CheckAdmin(ctx); !s.ok()) return ToGrpc(s);
+  if (absl::Status s = CheckAdmin(ctx, "Unpin", r->profile_id(), *r); !s.ok()) {
+    return ToGrpc(s);
+  }
   return Reply(tuner_->Unpin(*r), out);
 }
 
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
-    const std::string& address, TuningService* service, Metrics* metrics) {
+    const std::string& address, TuningService* service, Metrics* metrics,
+    const TlsFiles* tls) {
   if (address.rfind("unix:", 0) == 0) {
     std::string path = address.substr(5);
     if (path.rfind("//", 0) == 0) path = path.substr(2);
@@ -160,7 +208,14 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
   }
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port);
+  std::shared_ptr<grpc::ServerCredentials> credentials =
+      grpc::InsecureServerCredentials();
+  if (tls != nullptr) {
+    grpc::SslServerCredentialsOptions ssl;
+    ssl.pem_key_cert_pairs.push_back({tls->key_pem, tls->cert_pem});
+    credentials = grpc::SslServerCredentials(ssl);
+  }
+  builder.AddListeningPort(address, credentials, &port);
   builder.SetMaxReceiveMessageSize(limits::kMaxRequestBytes);
   builder.SetMaxSendMessageSize(limits::kMaxRequestBytes);
   builder.RegisterService(service);

@@ -13,6 +13,7 @@
 #include "daemon/auth.h"
 #include "daemon/metrics.h"
 #include "daemon/tuner.h"
+#include "daemon/upload_auth.h"
 #include "proto/colltune.grpc.pb.h"
 
 namespace colltune::daemon {
@@ -21,8 +22,11 @@ class TuningService final : public v1::Tuning::Service {
  public:
   // `token` guards RollbackTable, Pin and Unpin (metadata key
   // kAdminTokenHeader).
-  TuningService(Tuner* tuner, const AdminToken* token)
-      : tuner_(tuner), token_(token) {}
+  // `auth` (maybe null: --auth none) authenticates ReportJob and
+  // UploadMeasurements and lets MUNGE administrators in (upload_auth.h).
+  TuningService(Tuner* tuner, const AdminToken* token,
+                UploadAuth* auth = nullptr)
+      : tuner_(tuner), token_(token), auth_(auth) {}
 
   grpc::Status GetTable(grpc::ServerContext*, const v1::GetTableRequest* r,
                         v1::GetTableResponse* out) override;
@@ -61,19 +65,26 @@ class TuningService final : public v1::Tuning::Service {
                      v1::UnpinResponse* out) override;
 
  private:
-  absl::Status CheckAdmin(const grpc::ServerContext* ctx) const;
+  absl::Status CheckAdmin(const grpc::ServerContext* ctx, std::string_view rpc,
+                          int64_t profile_id,
+                          const google::protobuf::Message& request) const;
 
   Tuner* tuner_;
   const AdminToken* token_;
+  UploadAuth* auth_;
 };
 
 // Starts a gRPC server for `service` on `address` ("unix:/path" or
 // "host:port"), with the contract's request size limit. A stale unix socket
 // file left by a dead daemon is removed; a live one is an error. With
 // `metrics`, every call is counted and timed there (rpc_metrics.h).
+// With `tls` (cert and key PEM), a TCP listener speaks TLS (gRPC's own).
+struct TlsFiles {
+  std::string cert_pem, key_pem;
+};
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
     const std::string& address, TuningService* service,
-    Metrics* metrics = nullptr);
+    Metrics* metrics = nullptr, const TlsFiles* tls = nullptr);
 
 }  // namespace colltune::daemon
 

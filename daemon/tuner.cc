@@ -23,16 +23,36 @@ void ToProto(const db::ProfileKey& k, v1::Context* c) {
   c->set_ppn(k.ppn);
 }
 
+// The Slurm job of a job id the shim made from SLURM_JOB_ID ("slurm:1234",
+// shim/runtime/config.cc), else "".
+std::string SlurmJobId(const std::string& job_id) {
+  if (job_id.rfind("slurm:", 0) != 0 || job_id.size() == 6 || job_id.size() > 38) {
+    return "";
+  }
+  for (size_t i = 6; i < job_id.size(); ++i) {
+    const char c = job_id[i];
+    if (!((c >= '0' && c <= '9') || c == '_' || c == '+')) return "";
+  }
+  return job_id.substr(6);
+}
+
 // One median per (collective, bucket, algorithm, job): the runs of a job
 // (several mpirun launches in one allocation) count once, as the median of
 // their medians.
 std::vector<JobMedian> PerJob(const std::vector<db::OnlinePoint>& runs) {
   std::map<std::string, int64_t> job_index;
+  std::map<int64_t, int64_t> uids;  // job -> uid
   std::map<std::tuple<int, int64_t, int, int64_t>, std::vector<double>> cells;
   std::map<std::tuple<int, int64_t, int, int64_t>, int64_t> max_bytes;
   for (const db::OnlinePoint& o : runs) {
+    // A job is its id and its sender: another uid naming the same job id is
+    // another job, not more runs of this one.
     const int64_t job =
-        job_index.emplace(o.job_id, static_cast<int64_t>(job_index.size())).first->second;
+        job_index
+            .emplace(o.job_id + '\x1f' + std::to_string(o.uid),
+                     static_cast<int64_t>(job_index.size()))
+            .first->second;
+    uids[job] = o.uid;
     const auto key = std::make_tuple(IndexOf(o.collective), o.min_bytes,
                                      IndexOf(o.algorithm), job);
     cells[key].push_back(o.median_seconds);
@@ -44,7 +64,7 @@ std::vector<JobMedian> PerJob(const std::vector<db::OnlinePoint>& runs) {
                    static_cast<Algorithm>(std::get<2>(key)),
                    static_cast<uint64_t>(std::get<1>(key)),
                    static_cast<uint64_t>(max_bytes[key]), std::get<3>(key),
-                   Median(medians)});
+                   Median(medians), uids[std::get<3>(key)]});
   }
   return out;
 }
@@ -302,7 +322,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
 }
 
 absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
-    const v1::ReportJobRequest& r) {
+    const v1::ReportJobRequest& r, const Uploader& from) {
   ReportRejection why = ReportRejection::kStoreError;
   if (absl::Status s = ValidateReport(r, &why); !s.ok()) {
     if (metrics_ != nullptr) metrics_->ReportRejected(why);
@@ -322,6 +342,9 @@ absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
     report.source = r.source().empty() ? "online" : r.source();
     report.final = r.final();
     report.ranks = std::max(1, r.ranks());
+    report.uid = from.uid;
+    report.gid = from.uid >= 0 ? from.gid : -1;
+    report.slurm_job_id = SlurmJobId(r.job_id());
     std::set<int64_t> targets;
     for (const v1::JobTiming& t : r.timings()) {
       db::JobTimingInput in;
@@ -672,6 +695,11 @@ absl::StatusOr<v1::ListJobReportsResponse> Tuner::ListJobReports(
     out->set_source(row.source);
     out->set_final(row.final);
     out->set_ranks(row.ranks);
+    if (row.uid >= 0) {
+      out->set_uid(row.uid);
+      out->set_gid(row.gid);
+    }
+    out->set_slurm_job_id(row.slurm_job_id);
     for (const CollectiveObserved& o : ObserveCollectives(row.timings)) {
       v1::CollectiveObservation* c = out->add_collectives();
       c->set_collective(std::string(InfoOf(o.collective).name));

@@ -20,6 +20,13 @@
 
 namespace colltune::daemon {
 
+// Who sent an upload: the uid and gid munged vouched for, -1 when the daemon
+// authenticates nothing (colltuned --auth none).
+struct Uploader {
+  int64_t uid = -1;
+  int64_t gid = -1;
+};
+
 struct TunerOptions {
   std::string cluster = "default";  // for requests that name none
   EngineOptions engine;
@@ -43,7 +50,9 @@ class Tuner {
   absl::StatusOr<v1::GetTableResponse> GetTable(const v1::GetTableRequest& r);
   absl::StatusOr<v1::UploadMeasurementsResponse> UploadMeasurements(
       const v1::UploadMeasurementsRequest& r);
-  absl::StatusOr<v1::ReportJobResponse> ReportJob(const v1::ReportJobRequest& r);
+  // `from`: the sender munged vouched for (uid -1: not authenticated).
+  absl::StatusOr<v1::ReportJobResponse> ReportJob(const v1::ReportJobRequest& r,
+                                                  const Uploader& from = {});
   absl::StatusOr<v1::ListProfilesResponse> ListProfiles(
       const v1::ListProfilesRequest& r);
   absl::StatusOr<v1::GetProfileResponse> GetProfile(

@@ -379,8 +379,9 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
   }
   absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
       "INSERT INTO job_reports (profile_id, job_id, table_version, "
-      "received_at, source, final, ranks, run_id) VALUES (?, ?, ?, ",
-      kNow, ", ?, ?, ?, ?) RETURNING id"));
+      "received_at, source, final, ranks, run_id, uid, gid, slurm_job_id) "
+      "VALUES (?, ?, ?, ",
+      kNow, ", ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
   if (!st.ok()) return st.status();
   st->Bind(1, r.profile_id)
       .Bind(2, r.job_id)
@@ -389,6 +390,16 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
       .Bind(5, int64_t{r.final ? 1 : 0})
       .Bind(6, int64_t{r.ranks})
       .Bind(7, r.run_id);
+  if (r.uid >= 0) {
+    st->Bind(8, r.uid).Bind(9, r.gid);
+  } else {
+    st->BindNull(8).BindNull(9);
+  }
+  if (!r.slurm_job_id.empty()) {
+    st->Bind(10, r.slurm_job_id);
+  } else {
+    st->BindNull(10);
+  }
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   const int64_t report_id = st->Int(0);
@@ -449,8 +460,8 @@ absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
   // Newest first per cell; ROW_NUMBER keeps the window.
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT collective, algorithm, min_bytes, max_bytes, report_id, "
-      "median_s, timed_calls, explored_calls, job_id FROM ("
-      "  SELECT t.*, r.job_id, ROW_NUMBER() OVER (PARTITION BY t.collective, "
+      "median_s, timed_calls, explored_calls, job_id, uid FROM ("
+      "  SELECT t.*, r.job_id, COALESCE(r.uid, -1) AS uid, ROW_NUMBER() OVER (PARTITION BY t.collective, "
       "    t.min_bytes, t.algorithm ORDER BY t.report_id DESC) AS n"
       "  FROM job_timings t JOIN job_reports r ON r.id = t.report_id"
       "  WHERE t.profile_id = ?1 AND t.timed_calls >= ?3) "
@@ -475,6 +486,7 @@ absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
     p.timed_calls = st->Int(6);
     p.explored_calls = st->Int(7);
     p.job_id = st->Text(8);
+    p.uid = st->Int(9);
     out.push_back(p);
   }
   return out;
@@ -714,7 +726,8 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
 
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT id, job_id, run_id, received_at, source, table_version, final, "
-      "ranks FROM job_reports WHERE profile_id = ? "
+      "ranks, COALESCE(uid, -1), COALESCE(gid, -1), COALESCE(slurm_job_id, '') "
+      "FROM job_reports WHERE profile_id = ? "
       "ORDER BY received_at DESC, id DESC LIMIT ?");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id).Bind(2, int64_t{limit});
@@ -733,6 +746,9 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
     r.table_version = st->Int(5);
     r.final = st->Int(6) != 0;
     r.ranks = static_cast<int>(st->Int(7));
+    r.uid = st->Int(8);
+    r.gid = st->Int(9);
+    r.slurm_job_id = st->Text(10);
     index[r.id] = reports.size();
     reports.push_back(std::move(r));
   }

@@ -151,6 +151,9 @@ struct JobReportInput {
   std::string source = "online";
   bool final = true;
   int ranks = 1;
+  // Who sent it (colltuned --auth munge), -1: not authenticated.
+  int64_t uid = -1, gid = -1;
+  std::string slurm_job_id;  // empty: not a Slurm job
   std::vector<JobTimingInput> timings;
   std::vector<CountedCallsRow> counted;
 };
@@ -162,6 +165,7 @@ struct OnlinePoint {
   int64_t min_bytes = 0, max_bytes = 0;
   int64_t report_id = 0;  // one per run
   std::string job_id;     // runs of one job share it
+  int64_t uid = -1;       // the sender munged vouched for, -1: unknown
   double median_seconds = 0;
   int64_t timed_calls = 0;
   int64_t explored_calls = 0;
@@ -174,6 +178,8 @@ struct JobReportRow {
   int64_t table_version = 0;
   bool final = true;
   int ranks = 1;
+  int64_t uid = -1, gid = -1;  // -1: not authenticated
+  std::string slurm_job_id;
   struct Timing {
     Collective collective = Collective::kAllgather;
     Algorithm algorithm = Algorithm::kDefault;

@@ -20,7 +20,9 @@ PACKAGES=(
   chromium                   # the web view's browser tests (playwright-core)
   dpkg-dev chrpath lintian   # the Debian package (//:deb) and its checks
   systemd lmod tcl           # package_test: systemd-analyze verify, module files
-  slurm-wlm munge libmunge-dev # a one-node Slurm + private munged in tests (tests/lib/slurm.sh)
+  slurm-wlm munge libmunge-dev # a one-node Slurm + private munged in tests (tests/lib/slurm.sh);
+                             # colltuned --auth munge, the clients' credentials
+  libssl-dev openssl         # SHA-256 binding a credential to its request; certificates in auth_test
 )
 
 missing=()

@@ -395,5 +395,72 @@ TEST(Engine, OnlineEvidenceDecidesItsBucketOnlyWithEnoughJobsOfTheIncumbent) {
   EXPECT_TRUE(At(d, 70000)->evidence.pinned);
 }
 
+// Job medians of one algorithm from the given uids (one job each).
+void AddJobsOf(std::vector<JobMedian>* v, Algorithm a, std::vector<double> us,
+               int first_job, std::vector<int64_t> uids) {
+  for (size_t i = 0; i < us.size(); ++i) {
+    v->push_back({Collective::kAllreduce, a, 65536, 131071, first_job++, us[i] * 1e-6,
+                  uids[i]});
+  }
+}
+
+TEST(Engine, OneUidAloneNeverMovesAnOnlineDecision) {
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 65536, {10, 10, 10, 10, 10});
+  Add(&p, kRB, 65536, {5, 5.1, 5.2, 5.3, 5.4});
+  const Rule rb_everywhere{Collective::kAllreduce, 0, kNoUpperBound, kRB, 2};
+
+  // Six jobs, all of uid 1000, say default is twice as fast: one uid's
+  // reports alone (however many jobs they name) do not count.
+  std::vector<JobMedian> online;
+  AddJobsOf(&online, kRB, {20, 21, 22}, 1, {1000, 1000, 1000});
+  AddJobsOf(&online, kDef, {10, 10.5, 11}, 4, {1000, 1000, 1000});
+  std::vector<Decision> d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+  EXPECT_EQ(At(d, 70000)->evidence.source, Source::kCampaign);
+
+  // The incumbent's jobs from two uids, the challenger's from one: the
+  // challenger does not count, the incumbent stays (on online evidence).
+  online.clear();
+  AddJobsOf(&online, kRB, {20, 21, 22}, 1, {1000, 1001, 1000});
+  AddJobsOf(&online, kDef, {10, 10.5, 11}, 4, {1000, 1000, 1000});
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+
+  // Both sides from two distinct uids: the evidence acts.
+  online.clear();
+  AddJobsOf(&online, kRB, {20, 21, 22}, 1, {1000, 1001, 1000});
+  AddJobsOf(&online, kDef, {10, 10.5, 11}, 4, {1000, 1000, 1002});
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kDef);
+  EXPECT_EQ(At(d, 70000)->evidence.source, Source::kOnline);
+
+  // --online-min-uids 1 turns the rule off.
+  online.clear();
+  AddJobsOf(&online, kRB, {20, 21, 22}, 1, {1000, 1000, 1000});
+  AddJobsOf(&online, kDef, {10, 10.5, 11}, 4, {1000, 1000, 1000});
+  EngineOptions one;
+  one.min_uids = 1;
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, one);
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kDef);
+
+  // Unauthenticated senders (uid -1, colltuned --auth none) count one per
+  // job, as before the rule.
+  online.clear();
+  AddJobsOf(&online, kRB, {20, 21, 22}, 1, {-1, -1, -1});
+  AddJobsOf(&online, kDef, {10, 10.5, 11}, 4, {-1, -1, -1});
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kDef);
+
+  // A raised minimum: three uids per side.
+  online.clear();
+  AddJobsOf(&online, kRB, {20, 21, 22}, 1, {1000, 1001, 1002});
+  AddJobsOf(&online, kDef, {10, 10.5, 11}, 4, {1000, 1001, 1001});
+  EngineOptions three;
+  three.min_uids = 3;
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, three);
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+}
+
 }  // namespace
 }  // namespace colltune::daemon

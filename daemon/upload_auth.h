@@ -1,0 +1,87 @@
+// Who may upload, and how fast (colltuned --auth munge).
+//
+// With --auth munge, ReportJob and UploadMeasurements must carry a MUNGE
+// credential (metadata key auth::kMungeHeader) bound to the request
+// (auth/binding.h). It is decoded by the munged at --munge-socket: munged
+// vouches for the sender's uid and gid and refuses credentials that are
+// forged (another key), expired or replayed; the binding must then match the
+// request received. The uid is rate-limited (a token bucket per uid) and
+// recorded with the report. Reads never need a credential.
+//
+// Administrative calls (rollback, pin, unpin) accept the admin token as
+// before, or a MUNGE credential bound to the call from uid 0 or from a
+// member of --admin-group.
+//
+// Every refusal is logged, at most once per cause per minute.
+#ifndef COLLTUNE_DAEMON_UPLOAD_AUTH_H_
+#define COLLTUNE_DAEMON_UPLOAD_AUTH_H_
+
+#include <sys/types.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "auth/binding.h"
+#include "auth/rate_limit.h"
+#include "daemon/tuner.h"
+
+namespace colltune::daemon {
+
+struct AuthOptions {
+  enum class Mode { kNone, kMunge };
+  Mode mode = Mode::kNone;
+  std::string munge_socket;  // empty: libmunge's default
+  std::string admin_group;   // empty: only uid 0 administers through MUNGE
+  // Token buckets per uid (0: unlimited).
+  double reports_per_uid_per_minute = 120;
+  double uploads_per_uid_per_minute = 1200;
+};
+
+class UploadAuth {
+ public:
+  // Resolves --admin-group; NOT_FOUND for an unknown group.
+  static absl::StatusOr<std::unique_ptr<UploadAuth>> Create(const AuthOptions& o);
+
+  bool munge() const { return options_.mode == AuthOptions::Mode::kMunge; }
+
+  // For ReportJob (report = true) and UploadMeasurements: the sender of
+  // `credential` (empty: none presented). --auth none: an unknown sender, OK.
+  // Refusals: UNAUTHENTICATED (no, forged, expired, replayed credential),
+  // PERMISSION_DENIED (bound to another request), INVALID_ARGUMENT (an
+  // oversized credential), RESOURCE_EXHAUSTED (the uid's rate), UNAVAILABLE
+  // (munged down). *cause gets a short fixed name of the reason.
+  absl::StatusOr<Uploader> Authenticate(std::string_view credential,
+                                        const auth::Binding& expected,
+                                        bool report, std::string* cause);
+
+  // An administrative call's credential: OK for uid 0 or an --admin-group
+  // member, with the binding matching.
+  absl::Status AuthorizeAdmin(std::string_view credential,
+                              const auth::Binding& expected, std::string* cause);
+
+  // Logs `status` for `rpc` unless this cause was logged within a minute.
+  void LogRefusal(std::string_view rpc, std::string_view cause,
+                  const absl::Status& status);
+
+ private:
+  explicit UploadAuth(const AuthOptions& o)
+      : options_(o),
+        reports_(o.reports_per_uid_per_minute),
+        uploads_(o.uploads_per_uid_per_minute) {}
+  absl::StatusOr<Uploader> Decode(std::string_view credential,
+                                  const auth::Binding& expected, std::string* cause,
+                                  std::string* payload_rpc);
+  bool InAdminGroup(uid_t uid, gid_t gid) const;
+
+  AuthOptions options_;
+  std::optional<gid_t> admin_gid_;
+  auth::TokenBuckets reports_, uploads_;
+  auth::LogLimiter log_;
+};
+
+}  // namespace colltune::daemon
+
+#endif  // COLLTUNE_DAEMON_UPLOAD_AUTH_H_

@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# Authenticated uploads, for real: a private munged (tests/lib/slurm.sh), a
+# second munged with another key to forge credentials, colltuned --auth
+# munge on a unix socket every user can reach, job reports from a real MPI
+# job under the shim (its agent `colltune flush` adds the credential),
+# `colltune flush` run as nobody, campaign uploads through the benchmark's
+# upload code, MUNGE administrators, TLS on TCP with a certificate made here,
+# and every bad input refused with its status, stored nowhere, logged once
+# per cause, the daemon unaffected.
+#
+# Args: colltuned colltune auth_probe collective_mix libcolltune.so seed_profile
+source tests/lib/testlib.sh
+source tests/lib/slurm.sh
+COLLTUNED=$(abspath "$1")
+COLLTUNE_CLI=$(abspath "$2")
+PROBE=$(abspath "$3")
+APP=$(abspath "$4")
+SHIM=$(abspath "$5")
+SEED=$(abspath "$6")
+START=$SECONDS
+
+# Everything nobody must reach lives under D (mode 755), not under T_TMP.
+D=$(mktemp -d /tmp/ct.XXXX)
+chmod 755 "$D"
+trap '_t_cleanup; rm -rf "$D"' EXIT
+
+# The forger's munged (another key), then the real one.
+if ! start_munge "$D/forge"; then fail "the forger's munged starts"; finish; exit 1; fi
+FORGE_SOCKET=$MUNGE_SOCKET
+T_PIDS+=("$MUNGE_PID")
+if ! start_munge "$D/real"; then fail "munged starts"; finish; exit 1; fi
+T_PIDS+=("$MUNGE_PID")
+REAL_SOCKET=$MUNGE_SOCKET
+pass "two private munged with different keys"
+
+check_fails "colltuned --auth munge refuses to start without munged" \
+  "$COLLTUNED" --db "$D/x.db" --listen "unix:$D/x.sock" --auth munge \
+  --munge-socket "$D/nothing.sock"
+
+SOCK=$D/d.sock
+SERVER=unix:$SOCK
+DB=$D/auth.db
+umask 0000  # the socket: every user may connect
+start_daemon "$COLLTUNED" "$DB" "$SOCK" --auth munge --munge-socket "$REAL_SOCKET" \
+  --max-reports-per-uid-per-minute 40 || { fail "colltuned --auth munge starts"; finish; exit 1; }
+umask 0022
+pass "colltuned --auth munge starts"
+export COLLTUNE_AGENT=$COLLTUNE_CLI COLLTUNE_CACHE_DIR=$D/cache
+export COLLTUNE_MUNGE_SOCKET=$REAL_SOCKET
+probe() { "$PROBE" --server "$SERVER" --munge-socket "$REAL_SOCKET" "$@"; }
+reports() { sqlite3 "$DB" "SELECT COUNT(*) FROM job_reports"; }
+
+# --- reads stay open ---
+check "reads need no credential (profiles, table)" bash -c \
+  "COLLTUNE_MUNGE=0 '$COLLTUNE_CLI' --server $SERVER profiles >/dev/null &&
+   COLLTUNE_MUNGE=0 '$COLLTUNE_CLI' --server $SERVER table --comm-size 2 --format shim >/dev/null"
+
+# --- campaign uploads (the benchmark's upload code) ---
+check "a campaign upload with a credential is stored" \
+  run_openmpi -np 2 -x COLLTUNE_MUNGE_SOCKET "$SEED" --server "$SERVER" \
+  allreduce:allreduce_as_reduce_bcast:1024
+out=$(run_openmpi -np 2 -x COLLTUNE_MUNGE=0 "$SEED" --server "$SERVER" \
+  allreduce:allreduce_as_reduce_bcast:4096 2>&1)
+if [ $? -ne 0 ] && grep -q "MUNGE credential" <<<"$out"; then
+  pass "a campaign upload without a credential is refused (UNAUTHENTICATED)"
+else fail "a campaign upload without a credential is refused" "$out"; fi
+
+# --- a real job under the shim reports at MPI_Finalize, as Slurm job 4242 ---
+job() {  # extra mpirun args before the program
+  run_openmpi -np 2 -x LD_PRELOAD="$SHIM" -x COLLTUNE_AGENT -x COLLTUNE_CACHE_DIR \
+    -x COLLTUNE_VERBOSE=1 "$@" "$APP" --collectives allreduce,bcast --bytes 4096 \
+    --iters 300 2>&1
+}
+out=$(job -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_SPOOL_DIR="$D/spool" \
+  -x COLLTUNE_MUNGE_SOCKET -x SLURM_JOB_ID=4242)
+if grep -q "results verified" <<<"$out" && grep -q "and sent to $SERVER" <<<"$out"; then
+  pass "a job under the shim runs and its agent sends the report"
+else fail "a job under the shim runs and its agent sends the report" "$out"; fi
+check "the report is stored with uid 0, gid 0 and Slurm job 4242" test \
+  "$(sqlite3 "$DB" "SELECT uid, gid, slurm_job_id FROM job_reports WHERE job_id = 'slurm:4242'")" = "0|0|4242"
+PROFILE=$(sqlite3 "$DB" "SELECT profile_id FROM job_reports WHERE job_id = 'slurm:4242'")
+check "colltune jobs --json shows the uid and the Slurm job" bash -c \
+  "'$COLLTUNE_CLI' --server $SERVER jobs --profile $PROFILE --json | python3 -c '
+import json, sys
+r = [r for r in json.load(sys.stdin)[\"reports\"] if r[\"job_id\"] == \"slurm:4242\"][0]
+sys.exit(0 if r[\"uid\"] == 0 and r[\"slurm_job_id\"] == \"4242\" else 1)'"
+check "colltune jobs shows a uid column" bash -c \
+  "'$COLLTUNE_CLI' --server $SERVER jobs --profile $PROFILE | grep -E 'slurm:4242 +[0-9]+ +2 +0 '"
+
+# The same job with no credential: the job is unharmed, the report waits.
+before=$(reports)
+out=$(job -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_SPOOL_DIR="$D/spool2" -x COLLTUNE_MUNGE=0)
+check "a job whose agent has no credential still runs and verifies" grep -q "results verified" <<<"$out"
+check "its report is not stored" test "$(reports)" = "$before"
+check "its report stays in the spool" test "$(ls "$D/spool2"/*.report 2>/dev/null | wc -l)" = 1
+check "colltune flush with munged sends it later" \
+  "$COLLTUNE_CLI" --server "$SERVER" flush --spool-dir "$D/spool2"
+check "now it is stored" test "$(reports)" = "$((before + 1))"
+
+# --- bad input: each refused with its status, nothing stored ---
+before=$(reports)
+expect() {  # NAME EXPECTED-OUTPUT-REGEX PROBE-ARGS...
+  local name=$1 want=$2 got
+  shift 2
+  got=$(probe "$@" 2>&1)
+  if grep -Eq "$want" <<<"$got"; then pass "$name"; else fail "$name" "wanted /$want/, got: $got"; fi
+}
+expect "no credential: UNAUTHENTICATED" "^UNAUTHENTICATED: .*requires a MUNGE credential" \
+  --job bad-1 --no-credential
+got=$("$PROBE" --server "$SERVER" --munge-socket "$FORGE_SOCKET" --job bad-2 2>&1)
+if grep -Eq "^UNAUTHENTICATED: .*Invalid credential" <<<"$got"; then
+  pass "a credential forged with another munged's key: UNAUTHENTICATED"
+else fail "a credential forged with another munged's key: UNAUTHENTICATED" "$got"; fi
+expect "an expired credential (TTL 1 s, sent after 2.2 s): UNAUTHENTICATED" \
+  "^UNAUTHENTICATED: .*Expired credential" --job bad-3 --ttl 1 --sleep 2.2
+expect "a fresh credential is accepted" "^OK" --job good-1 --save-credential "$D/cred"
+expect "the same credential replayed: UNAUTHENTICATED (munged: replayed)" \
+  "^UNAUTHENTICATED: .*Replayed credential" --job good-1 --use-credential "$D/cred"
+expect "that credential on another request: refused (munged sees the replay first)" \
+  "^UNAUTHENTICATED: .*Replayed credential" --job good-1 --run other --use-credential "$D/cred"
+expect "credential binds comm size 8, the report says 2: PERMISSION_DENIED" \
+  "^PERMISSION_DENIED: .*comm_size '8', the request has '2'" --job bad-4 --bind-comm-size 8
+expect "credential binds MPICH, the report says Open MPI: PERMISSION_DENIED" \
+  "^PERMISSION_DENIED: .*library 'MPICH'" --job bad-5 --bind-library MPICH
+expect "a campaign upload bound to another comm size: PERMISSION_DENIED" \
+  "^PERMISSION_DENIED: " --upload --job bad-camp --bind-comm-size 64
+expect "an oversized credential (6000 bytes): INVALID_ARGUMENT" \
+  "^INVALID_ARGUMENT: .*6006 bytes" --job bad-6 --junk-credential 6000
+expect "an oversized request (17 MB): RESOURCE_EXHAUSTED" "^RESOURCE_EXHAUSTED" \
+  --job bad-7 --pad-bytes 17000000
+expect "a well-credentialed but invalid report: INVALID_ARGUMENT" "^INVALID_ARGUMENT: .*run_id" \
+  --job bad-8 --pad-bytes 300
+check "none of the bad inputs was stored (one good probe was)" test "$(reports)" = "$((before + 1))"
+check "no bad job id reached the database" test \
+  "$(sqlite3 "$DB" "SELECT COUNT(*) FROM job_reports WHERE job_id LIKE 'bad-%'")" = 0
+expect "5 more uploads without a credential: all UNAUTHENTICATED" "summary UNAUTHENTICATED=5" \
+  --job bad-9 --no-credential --count 5
+check "refusals are logged once per cause per minute" test \
+  "$(grep -c 'ReportJob refused (no credential)' "$T_TMP/daemon.log")" = 1
+check "the replay was logged with its cause" grep -q "refused (replayed credential)" "$T_TMP/daemon.log"
+
+# --- a flood from one uid (root): 40 per minute, then RESOURCE_EXHAUSTED ---
+out=$(probe --job flood --count 60 2>&1)
+ok=$(grep -o 'OK=[0-9]*' <<<"$out" | cut -d= -f2)
+if grep -q "RESOURCE_EXHAUSTED: uid 0 sent more than 40 job reports" <<<"$out" && [ "${ok:-0}" -le 40 ]; then
+  pass "a flood of 60 reports from uid 0 is cut at the rate ($ok taken)"
+else fail "a flood from one uid is cut at the rate" "$out"; fi
+check "the daemon is unaffected: reads answer" "$COLLTUNE_CLI" --server "$SERVER" profiles
+check "the daemon is still running" kill -0 "$DAEMON_PID"
+
+# --- another uid: nobody, through the real colltune ---
+mkdir -p "$D/bin" "$D/spool-nobody"
+cp "$COLLTUNE_CLI" "$D/bin/colltune"
+chmod 755 "$D/bin" "$D/bin/colltune"
+out=$(job -x COLLTUNE_SPOOL_DIR="$D/spool3")  # no daemon: the report stays spooled
+f=$(ls "$D/spool3"/*.report 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+  sed 's/^job .*/job slurm:5151/' "$f" >"$D/spool-nobody/nobody.report"
+  pass "a spooled report for nobody to send"
+else fail "a spooled report for nobody to send" "$out"; fi
+chown -R nobody "$D/spool-nobody"
+check "nobody's colltune flush is accepted while root is rate-limited" \
+  runuser -u nobody -- env COLLTUNE_MUNGE_SOCKET="$REAL_SOCKET" "$D/bin/colltune" \
+  --server "$SERVER" flush --spool-dir "$D/spool-nobody"
+check "the report is stored with nobody's uid and Slurm job 5151" test \
+  "$(sqlite3 "$DB" "SELECT uid, slurm_job_id FROM job_reports WHERE job_id = 'slurm:5151'")" = "$(id -u nobody)|5151"
+
+# --- administrators through MUNGE (no token file) ---
+out=$(runuser -u nobody -- env COLLTUNE_MUNGE_SOCKET="$REAL_SOCKET" "$D/bin/colltune" \
+  --server "$SERVER" pin --profile "$PROFILE" --collective bcast --algorithm default 2>&1)
+if [ $? -ne 0 ] && grep -q "PERMISSION_DENIED\|not an administrator" <<<"$out"; then
+  pass "nobody's MUNGE credential may not pin (PERMISSION_DENIED)"
+else fail "nobody's MUNGE credential may not pin" "$out"; fi
+out=$("$COLLTUNE_CLI" --server "$SERVER" pin --profile "$PROFILE" --collective bcast \
+  --algorithm default 2>&1)
+if [ $? -eq 0 ]; then pass "root's MUNGE credential pins without a token"
+else fail "root's MUNGE credential pins without a token" "$out"; fi
+pin=$(sed -n 's/^pin \([0-9]*\):.*/\1/p' <<<"$out")
+check "and unpins" "$COLLTUNE_CLI" --server "$SERVER" unpin --profile "$PROFILE" --pin "${pin:-0}"
+stop_daemon
+
+# --- --admin-group: members administer ---
+umask 0000
+start_daemon "$COLLTUNED" "$DB" "$SOCK" --auth munge --munge-socket "$REAL_SOCKET" \
+  --admin-group nogroup || fail "colltuned --admin-group nogroup starts"
+umask 0022
+out=$(runuser -u nobody -- env COLLTUNE_MUNGE_SOCKET="$REAL_SOCKET" "$D/bin/colltune" \
+  --server "$SERVER" pin --profile "$PROFILE" --collective bcast --algorithm default 2>&1)
+if [ $? -eq 0 ]; then pass "with --admin-group nogroup, nobody may pin through MUNGE"
+else fail "with --admin-group nogroup, nobody may pin through MUNGE" "$out"; fi
+stop_daemon
+
+# --- TLS on TCP, with a self-signed certificate made here ---
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$D/key.pem" -out "$D/cert.pem" \
+  -days 1 -subj /CN=localhost -addext subjectAltName=DNS:localhost >/dev/null 2>&1
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$COLLTUNED" --db "$D/tls.db" --listen "127.0.0.1:$PORT" --auth munge \
+  --munge-socket "$REAL_SOCKET" --tls-cert "$D/cert.pem" --tls-key "$D/key.pem" \
+  >"$D/tls.log" 2>&1 &
+TLS_PID=$!
+T_PIDS+=("$TLS_PID")
+for i in $(seq 1 100); do
+  "$COLLTUNE_CLI" --server "localhost:$PORT" --tls-ca "$D/cert.pem" --timeout-ms 500 \
+    profiles >/dev/null 2>&1 && break
+  sleep 0.1
+done
+check "over TLS with --tls-ca the daemon answers" \
+  "$COLLTUNE_CLI" --server "localhost:$PORT" --tls-ca "$D/cert.pem" profiles
+check_fails "plaintext to the TLS listener fails" \
+  "$COLLTUNE_CLI" --server "localhost:$PORT" --timeout-ms 2000 profiles
+check "an authenticated upload over TLS is stored" env COLLTUNE_TLS_CA="$D/cert.pem" \
+  "$PROBE" --server "localhost:$PORT" --munge-socket "$REAL_SOCKET" --job tls-1
+check "the daemon logs TLS" grep -q "(TLS)" "$D/tls.log"
+kill "$TLS_PID"; wait "$TLS_PID" 2>/dev/null
+
+# --- TCP without auth: a loud warning ---
+"$COLLTUNED" --db "$D/open.db" --listen "127.0.0.1:$PORT" >"$D/open.log" 2>&1 &
+OPEN_PID=$!
+T_PIDS+=("$OPEN_PID")
+for i in $(seq 1 50); do grep -q "listening" "$D/open.log" && break; sleep 0.1; done
+check "colltuned on TCP with --auth none warns loudly" grep -q "WARNING: colltuned listens on TCP" "$D/open.log"
+kill "$OPEN_PID"; wait "$OPEN_PID" 2>/dev/null
+
+echo "auth_test took $((SECONDS - START)) s"
+finish
