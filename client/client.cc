@@ -5,6 +5,7 @@
 #include "auth/client_auth.h"
 #include "common/limits.h"
 #include "common/paths.h"
+#include "common/table_wire.h"
 
 namespace colltune::client {
 
@@ -47,53 +48,26 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& address) {
 
 absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
                                      std::vector<std::string>* warnings) {
-  // Rebuilt as text and parsed: the shim's own parser is the one judge of
-  // what a valid table is.
-  std::string text = "colltune-table " + std::to_string(kTableFormatVersion) + "\n";
-  if (proto.reproducible()) text += "reproducible\n";
-  // The library the daemon answered for: its native algorithms are that
-  // library's (never applied under another).
-  const std::string& library = proto.context().library();
-  if (!library.empty() && library.size() <= 64 &&
-      library.find_first_of("\n\r#") == std::string::npos) {
-    text += "library " + library + "\n";
-  }
+  // Through the shim's own wire form and parser (common/table_wire.h): what
+  // the shim would refuse, every client refuses too.
+  wire::TableMessage message;
+  message.library = proto.context().library();
+  message.reproducible = proto.reproducible();
   for (const v1::TableSection& s : proto.sections()) {
-    if (s.comm_size() < 1) {
-      return absl::InvalidArgumentError("daemon sent a section for comm size " +
-                                        std::to_string(s.comm_size()));
-    }
-    text += "section " + std::to_string(s.comm_size());
-    if (s.profile_id() > 0) text += " profile=" + std::to_string(s.profile_id());
-    if (s.version() > 0) text += " version=" + std::to_string(s.version());
-    text += "\n";
+    wire::SectionMessage& section = message.sections.emplace_back();
+    section.comm_size = s.comm_size();
+    section.profile_id = s.profile_id();
+    section.version = s.version();
     for (const v1::Rule& r : s.rules()) {
-      const std::optional<Collective> c = ParseCollective(r.collective());
-      if (!c) {
-        return absl::InvalidArgumentError("daemon sent an unknown collective '" +
-                                          r.collective().substr(0, 64) + "'");
-      }
-      if (!ParseAlgorithm(r.algorithm(), *c)) {
-        warnings->push_back("unknown algorithm '" + r.algorithm().substr(0, 64) +
-                            "' for " + r.collective().substr(0, 64) +
-                            ": that range runs default");
-        continue;
-      }
-      if (r.min_bytes() < 0 || r.max_bytes() < -1) {
-        return absl::InvalidArgumentError("daemon sent a negative byte range");
-      }
-      text += r.collective() + " " + std::to_string(r.min_bytes()) + " " +
-              (r.max_bytes() < 0 ? std::string("inf")
-                                 : std::to_string(r.max_bytes())) +
-              " " + r.algorithm();
-      if (r.speedup() > 0 && r.speedup() < 1e9) {
-        text += " " + std::to_string(r.speedup());
-      }
-      text += "\n";
+      section.rules.push_back(
+          {r.collective(), r.min_bytes(), r.max_bytes(), r.algorithm(), r.speedup()});
     }
+  }
+  std::string text, error;
+  if (!wire::TableTextFromMessage(message, &text, warnings, &error)) {
+    return absl::InvalidArgumentError(error);
   }
   Table table;
-  std::string error;
   if (!ParseTable(text, &table, &error)) {
     return absl::InvalidArgumentError("daemon sent an invalid table: " + error);
   }

@@ -1,9 +1,15 @@
 #include "shim/runtime/table_source.h"
 
+#include <time.h>
+
+#include <cstdint>
 #include <vector>
 
+#include "common/limits.h"
+#include "common/table_wire.h"
 #include "shim/runtime/agent.h"
 #include "shim/runtime/cache.h"
+#include "shim/runtime/grpc_call.h"
 #include "shim/runtime/log.h"
 
 namespace colltune::shim {
@@ -38,8 +44,32 @@ bool FromFile(const std::string& path, Table* table) {
   return true;
 }
 
-bool FromDaemon(const Config& config, const JobContext& context,
-                const std::string& cache_path, Table* table) {
+int64_t NowMs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+// The table from the daemon's answer; false (said why) if it is unusable.
+bool TableFromAnswer(const Config& config, const std::string& answer, Table* table) {
+  wire::TableMessage message;
+  std::string text, error;
+  std::vector<std::string> warnings;
+  const bool ok = wire::DecodeGetTableResponse(answer, &message, &error) &&
+                  wire::TableTextFromMessage(message, &text, &warnings, &error) &&
+                  ParseTable(text, table, &error);
+  for (const std::string& w : warnings) LogInfo(1, "daemon %s: %s", config.server.c_str(), w.c_str());
+  if (!ok) {
+    LogInfo(1, "daemon %s sent an unusable table: %s", config.server.c_str(), error.c_str());
+  }
+  return ok;
+}
+
+// Through the agent: the same request made by `colltune table`, for servers
+// the direct call cannot talk to (TLS, other address forms) and to say in
+// words why a daemon refused.
+bool FromAgent(const Config& config, const JobContext& context, int timeout_ms,
+               Table* table) {
   std::string agent = FindAgent(config.agent);
   if (agent.empty()) {
     LogInfo(1, "no agent program found (set COLLTUNE_AGENT); daemon not asked");
@@ -49,14 +79,14 @@ bool FromDaemon(const Config& config, const JobContext& context,
       "table",
       "--format=shim",
       "--server=" + config.server,
-      "--timeout-ms=" + std::to_string(AgentDeadlineMs(config.timeout_ms)),
+      "--timeout-ms=" + std::to_string(AgentDeadlineMs(timeout_ms)),
       "--library=" + context.library,
       "--library-version=" + context.library_version,
       "--comm-size=" + std::to_string(context.comm_size),
       "--nodes=" + std::to_string(context.nodes),
       "--ppn=" + std::to_string(context.ppn),
   };
-  AgentResult r = RunAgent(agent, args, config.timeout_ms, kMaxTableTextBytes,
+  AgentResult r = RunAgent(agent, args, timeout_ms, kMaxTableTextBytes,
                            VerboseLevel() >= 1);
   if (!r.ok) {
     LogInfo(1, "daemon %s: %s", config.server.c_str(), r.error.c_str());
@@ -68,7 +98,46 @@ bool FromDaemon(const Config& config, const JobContext& context,
             error.c_str());
     return false;
   }
-  if (!cache_path.empty() && !WriteFileAtomic(cache_path, r.output, &error)) {
+  return true;
+}
+
+// Asks the daemon with one gRPC call of our own (grpc_call.h), falling back
+// to the agent when the daemon was reached but the call did not give a
+// table and time is left.
+bool FromDaemon(const Config& config, const JobContext& context,
+                const std::string& cache_path, Table* table) {
+  const int64_t start = NowMs();
+  const int64_t deadline = start + config.timeout_ms;
+  bool got = false;
+  if (CallableDirectly(config.server)) {
+    wire::TableRequest request;
+    request.library = context.library;
+    request.library_version = context.library_version;
+    request.comm_size = context.comm_size;
+    request.nodes = context.nodes;
+    request.ppn = context.ppn;
+    const GrpcCallResult r =
+        CallUnary(config.server, "/colltune.v1.Tuning/GetTable",
+                  wire::EncodeGetTableRequest(request), config.timeout_ms,
+                  limits::kMaxRequestBytes);
+    LogInfo(2, "daemon's GetTable call took %lld ms", static_cast<long long>(NowMs() - start));
+    if (r.ok) {
+      got = TableFromAnswer(config, r.response, table);
+    } else {
+      LogInfo(1, "daemon %s: %s", config.server.c_str(), r.error.c_str());
+    }
+    const int64_t left = deadline - NowMs();
+    if (!got && r.reached && left > 10) {
+      LogInfo(1, "asking through the agent");
+      *table = Table();
+      got = FromAgent(config, context, static_cast<int>(left), table);
+    }
+  } else {
+    got = FromAgent(config, context, config.timeout_ms, table);
+  }
+  if (!got) return false;
+  std::string error;
+  if (!cache_path.empty() && !WriteFileAtomic(cache_path, FormatTable(*table), &error)) {
     LogInfo(1, "cannot cache the table: %s", error.c_str());
   }
   return true;

@@ -1,8 +1,11 @@
 // Where rank 0 gets the decision table at MPI_Init, in order:
 //   COLLTUNE_FORCE (per collective, on top of whatever table follows),
 //   COLLTUNE_TABLE (a file),
-//   the daemon at COLLTUNE_SERVER, through the agent, within
-//     COLLTUNE_TIMEOUT_MS (a good answer is also written to the cache),
+//   the daemon at COLLTUNE_SERVER, within COLLTUNE_TIMEOUT_MS, with one
+//     gRPC call of the shim's own (grpc_call.h; through the agent for
+//     address forms it does not know, and when the daemon was reached but
+//     gave no table, so the agent can say why) - a good answer is also
+//     written to the cache,
 //   the cache of the daemon's last good answer for this context,
 //   nothing (every collective runs the library's default).
 // A source that fails is reported and the next one is tried; nothing here can

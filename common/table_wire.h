@@ -1,0 +1,73 @@
+// The Tuning service's GetTable request and answer (proto/colltune.proto) in
+// protobuf's wire format, for the shim, which links no protobuf library: it
+// fetches its table at MPI_Init with one gRPC call of its own
+// (shim/runtime/grpc_call.h) instead of starting the agent. Only the fields
+// the shim uses are decoded; every other field is skipped as protobuf
+// requires, so a newer daemon's additions are harmless.
+//
+// The proto stays the one definition: tests/unit/table_wire_test.cc checks
+// this encoder against libprotobuf's parser and this decoder against its
+// serializer. The conversion to table text is shared with the gRPC clients
+// (client::TableFromProto), so both paths judge a daemon's table alike.
+#ifndef COLLTUNE_COMMON_TABLE_WIRE_H_
+#define COLLTUNE_COMMON_TABLE_WIRE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace colltune::wire {
+
+// colltune.v1.Context, as a table request carries it.
+struct TableRequest {
+  std::string cluster;
+  std::string library;
+  std::string library_version;
+  int32_t comm_size = 0;
+  int32_t nodes = 0;
+  int32_t ppn = 0;
+};
+
+struct RuleMessage {
+  std::string collective;
+  int64_t min_bytes = 0;
+  int64_t max_bytes = 0;
+  std::string algorithm;
+  double speedup = 0;
+};
+
+struct SectionMessage {
+  int64_t comm_size = 0;
+  int64_t profile_id = 0;
+  int64_t version = 0;
+  std::vector<RuleMessage> rules;
+};
+
+// colltune.v1.DecisionTable: what the shim takes from it.
+struct TableMessage {
+  std::string library;  // context.library
+  bool reproducible = false;
+  std::vector<SectionMessage> sections;
+};
+
+// The serialized GetTableRequest.
+std::string EncodeGetTableRequest(const TableRequest& request);
+
+// Parses a serialized GetTableResponse. False with *error set if the bytes
+// are not one (truncated, wrong wire types, more sections or rules than the
+// limits allow).
+bool DecodeGetTableResponse(std::string_view bytes, TableMessage* table,
+                            std::string* error);
+
+// The table in the shim's text format (common/table.h), which the caller
+// then parses: rules naming an algorithm this build does not know (a newer
+// daemon) are left out, each with a message in *warnings, so those ranges
+// run default; a structurally impossible table (an unknown collective, a
+// section for no processes, negative ranges) is refused with *error set.
+bool TableTextFromMessage(const TableMessage& table, std::string* text,
+                          std::vector<std::string>* warnings, std::string* error);
+
+}  // namespace colltune::wire
+
+#endif  // COLLTUNE_COMMON_TABLE_WIRE_H_
