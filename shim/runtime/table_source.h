@@ -3,8 +3,9 @@
 //   COLLTUNE_TABLE (a file),
 //   the daemon at COLLTUNE_SERVER, within COLLTUNE_TIMEOUT_MS, with one
 //     gRPC call of the shim's own (grpc_call.h; through the agent for
-//     address forms it does not know, and when the daemon was reached but
-//     gave no table, so the agent can say why) - a good answer is also
+//     address forms it does not know, for TLS (COLLTUNE_TLS_CA), and when
+//     the daemon was reached but gave no table, so the agent can say why) -
+//     a good answer is also
 //     written to the cache,
 //   the cache of the daemon's last good answer for this context,
 //   nothing (every collective runs the library's default).

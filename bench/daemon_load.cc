@@ -1,0 +1,184 @@
+// colltune-daemon-load: what colltuned sustains (scripts/daemon_load.sh).
+//
+//   1. fetch: --clients threads start together and each fetches the table
+//      --fetches times the way MPI_Init does (the shim's own gRPC call, a new
+//      connection each time): latency percentiles and fetches per second;
+//   2. ingest: --reporters threads send --reports job reports in all
+//      (ReportJob through the gRPC client library, distinct jobs), while one
+//      thread reads the web view's profile list and page over HTTP the whole
+//      time: reports per minute, and the web reads' latency.
+// Prints one line per figure; exits non-zero if any call failed.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <httplib.h>
+
+#include "client/client.h"
+#include "common/histogram.h"
+#include "common/table_wire.h"
+#include "proto/colltune.grpc.pb.h"
+#include "shim/runtime/grpc_call.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+double Percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(q * (v.size() - 1) + 0.5))];
+}
+
+// A start line every thread waits at, so the load arrives at once.
+class StartLine {
+ public:
+  explicit StartLine(int n) : left_(n) {}
+  void Arrive() {
+    left_.fetch_sub(1);
+    while (left_.load() > 0) std::this_thread::yield();
+  }
+
+ private:
+  std::atomic<int> left_;
+};
+
+colltune::v1::ReportJobRequest Report(int job) {
+  namespace h = colltune::histogram;
+  colltune::v1::ReportJobRequest r;
+  colltune::v1::Context* c = r.mutable_context();
+  c->set_library("Open MPI");
+  c->set_library_version("4.1.4");
+  c->set_comm_size(4);
+  c->set_nodes(1);
+  c->set_ppn(4);
+  r.set_job_id("load-" + std::to_string(job));
+  r.set_run_id("run-0");
+  r.set_final(true);
+  r.set_ranks(4);
+  for (int k = 0; k < 8; ++k) {
+    colltune::v1::JobTiming* t = r.add_timings();
+    t->set_collective(k % 2 ? "allreduce" : "bcast");
+    t->set_algorithm("default");
+    t->set_min_bytes(int64_t{1} << (4 + k));
+    t->set_max_bytes((int64_t{2} << (4 + k)) - 1);
+    t->set_calls(4000);
+    t->set_timed_calls(32);
+    t->set_comm_size(4);
+    const int bin = h::BinOf(20000 + 1000 * k);
+    t->set_first_bin(bin);
+    t->add_bins(32);
+    t->set_total_seconds(32 * (h::BinLow(bin) + h::BinLow(bin + 1)) / 2 * 1e-9);
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"colltune-daemon-load: table fetches and report ingest against colltuned"};
+  std::string server, http;
+  int clients = 200, fetches = 20, reporters = 4, reports = 2000, comm_size = 4;
+  app.add_option("--server", server, "colltuned's gRPC address")->required();
+  app.add_option("--http", http, "colltuned's web view HOST:PORT (read during ingest)");
+  app.add_option("--clients", clients, "Concurrent table fetchers")->check(CLI::Range(1, 4096));
+  app.add_option("--fetches", fetches, "Fetches per fetcher")->check(CLI::Range(1, 100000));
+  app.add_option("--reporters", reporters, "Concurrent report senders")
+      ->check(CLI::Range(1, 256));
+  app.add_option("--reports", reports, "Reports in all")->check(CLI::Range(1, 10000000));
+  app.add_option("--comm-size", comm_size, "Processes of the fetching jobs")
+      ->check(CLI::Range(1, 1 << 20));
+  CLI11_PARSE(app, argc, argv);
+  int failures = 0;
+
+  // 1. Table fetches, as rank 0 makes them at MPI_Init.
+  {
+    colltune::wire::TableRequest request;
+    request.library = "Open MPI";
+    request.library_version = "4.1.4";
+    request.comm_size = comm_size;
+    request.nodes = 1;
+    request.ppn = comm_size;
+    const std::string bytes = colltune::wire::EncodeGetTableRequest(request);
+    std::vector<std::vector<double>> lat(clients);
+    std::atomic<int> failed{0};
+    StartLine start(clients + 1);
+    std::vector<std::thread> threads;
+    for (int c = 0; c < clients; ++c) {
+      threads.emplace_back([&, c] {
+        start.Arrive();
+        for (int i = 0; i < fetches; ++i) {
+          const auto t0 = Clock::now();
+          auto r = colltune::shim::CallUnary(server, "/colltune.v1.Tuning/GetTable", bytes,
+                                             5000, 1 << 24);
+          lat[c].push_back(Ms(Clock::now() - t0));
+          if (!r.ok) failed.fetch_add(1);
+        }
+      });
+    }
+    start.Arrive();
+    const auto t0 = Clock::now();
+    for (auto& t : threads) t.join();
+    const double wall = Ms(Clock::now() - t0);
+    std::vector<double> all;
+    for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
+    printf("fetch: %d clients x %d fetches: p50 %.3f ms  p99 %.3f ms  max %.3f ms  "
+           "%.0f fetches/s  %d failed\n",
+           clients, fetches, Percentile(all, 0.5), Percentile(all, 0.99),
+           Percentile(all, 1.0), all.size() / (wall / 1e3), failed.load());
+    failures += failed.load();
+  }
+
+  // 2. Report ingest while the web view is read.
+  {
+    auto stub = colltune::client::Connect(server);
+    std::atomic<int> next{0}, failed{0};
+    std::atomic<bool> ingesting{true};
+    std::vector<double> web_lat;
+    int web_failed = 0;
+    std::thread reader;
+    if (!http.empty()) {
+      reader = std::thread([&] {
+        const size_t colon = http.rfind(':');
+        httplib::Client web(http.substr(0, colon), std::stoi(http.substr(colon + 1)));
+        int i = 0;
+        while (ingesting.load()) {
+          const auto t0 = Clock::now();
+          auto res = web.Get(i++ % 2 ? "/api/v1/profiles" : "/");
+          web_lat.push_back(Ms(Clock::now() - t0));
+          if (!res || res->status != 200) ++web_failed;
+        }
+      });
+    }
+    const auto t0 = Clock::now();
+    std::vector<std::thread> threads;
+    for (int s = 0; s < reporters; ++s) {
+      threads.emplace_back([&] {
+        for (int j = next.fetch_add(1); j < reports; j = next.fetch_add(1)) {
+          colltune::v1::ReportJobResponse out;
+          auto context = colltune::client::WithDeadline(std::chrono::seconds(30));
+          if (!stub->ReportJob(context.get(), Report(j), &out).ok()) failed.fetch_add(1);
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const double wall = Ms(Clock::now() - t0);
+    ingesting = false;
+    if (reader.joinable()) reader.join();
+    printf("ingest: %d reports by %d senders in %.2f s: %.0f reports/minute  %d failed\n",
+           reports, reporters, wall / 1e3, reports / (wall / 60e3), failed.load());
+    if (!http.empty()) {
+      printf("web reads during ingest: %zu, p50 %.3f ms  p99 %.3f ms  %d failed\n",
+             web_lat.size(), Percentile(web_lat, 0.5), Percentile(web_lat, 0.99), web_failed);
+    }
+    failures += failed.load() + web_failed;
+  }
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# What colltuned sustains on this machine, in one run (bench/daemon_load.cc):
+# 200 clients fetching the table at once the way MPI_Init does (p50/p99
+# latency, target p99 < 2 ms on loopback), then job reports ingested by
+# several senders while the web view is read (target >= 10,000 reports per
+# minute). The daemon runs on a fresh database, unix socket and loopback TCP.
+#
+#   scripts/daemon_load.sh [--clients 200] [--fetches 20] [--reports 5000] [--reporters 4]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ARGS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --clients|--fetches|--reports|--reporters) ARGS+=("$1" "$2"); shift 2 ;;
+    *) echo "usage: scripts/daemon_load.sh [--clients N] [--fetches N] [--reports N] [--reporters N]" >&2; exit 2 ;;
+  esac
+done
+scripts/install-deps.sh
+bazel build -c opt //bench:colltune-daemon-load //daemon:colltuned //cli:colltune 2>&1 | tail -n 1
+BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
+WORK=$(mktemp -d /tmp/colltune-load.XXXXXX)
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+HTTP_PORT=$(port)
+"$BIN/daemon/colltuned" --db "$WORK/colltune.db" --listen "unix:$WORK/s" \
+  --http "127.0.0.1:$HTTP_PORT" --web-dir web 2>"$WORK/colltuned.log" &
+DAEMON=$!
+trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 100); do
+  "$BIN/cli/colltune" --server "unix:$WORK/s" profiles >/dev/null 2>&1 && break
+  sleep 0.1
+done
+echo "colltuned: unix socket, $(nproc) cores"
+"$BIN/bench/colltune-daemon-load" --server "unix:$WORK/s" --http "127.0.0.1:$HTTP_PORT" "${ARGS[@]}"
