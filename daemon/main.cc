@@ -226,6 +226,11 @@ int main(int argc, char** argv) {
     spdlog::error("{}", store.status().ToString());
     return 1;
   }
+  if ((*store)->read_only()) {
+    spdlog::warn("database {} cannot be written (read-only file system): "
+                 "serving reads only, uploads and admin changes are refused",
+                 db_path);
+  }
   colltune::daemon::MetricsOptions metrics_options;
   metrics_options.db_path = db_path;
   metrics_options.version = COLLTUNE_VERSION;

@@ -96,6 +96,36 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(
   return std::unique_ptr<Database>(new Database(db));
 }
 
+absl::StatusOr<std::unique_ptr<Database>> Database::OpenImmutable(
+    const std::string& path) {
+  // A URI (file:...?immutable=1): the characters URIs give a meaning are
+  // escaped so that any file name works.
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      static const char kHex[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+      uri += kHex[static_cast<unsigned char>(c) & 0xf];
+    } else {
+      uri += c;
+    }
+  }
+  uri += "?immutable=1";
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(
+      uri.c_str(), &db,
+      SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    return absl::UnavailableError(
+        absl::StrCat("cannot open database ", path, " read-only: ", msg));
+  }
+  sqlite3_extended_result_codes(db, 1);
+  return std::unique_ptr<Database>(new Database(db));
+}
+
 Database::~Database() { sqlite3_close(db_); }
 
 absl::Status Database::Execute(std::string_view sql) {

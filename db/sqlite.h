@@ -53,12 +53,20 @@ class Database {
  public:
   // Opens (creating if needed) the database file at `path`.
   static absl::StatusOr<std::unique_ptr<Database>> Open(const std::string& path);
+  // Opens an existing file that cannot be written (a read-only file system)
+  // as immutable: SQLite then needs no -shm/-wal next to it, which it could
+  // not create there, and takes no locks. Only right when nothing can change
+  // the file, which is what a read-only mount guarantees.
+  static absl::StatusOr<std::unique_ptr<Database>> OpenImmutable(
+      const std::string& path);
   ~Database();
 
   // Runs one or more statements that return no rows.
   absl::Status Execute(std::string_view sql);
   absl::StatusOr<Statement> Prepare(std::string_view sql);
   int64_t LastInsertId() const;
+  // The primary result code of the last failed call (SQLITE_CORRUPT, ...).
+  int LastErrorCode() const { return sqlite3_errcode(db_) & 0xff; }
 
  private:
   explicit Database(sqlite3* db) : db_(db) {}

@@ -1,9 +1,14 @@
 #include "db/store.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/stats.h"
 
 namespace colltune::db {
@@ -97,6 +102,19 @@ constexpr char kProfileColumns[] =
     "id, cluster, library, library_version, comm_size, nodes, ppn, "
     "created_at, updated_at";
 
+// A damaged file is never served: what it would answer is garbage, and
+// writing to it spreads the damage. The message says what the operator can
+// do, because colltuned cannot repair it.
+absl::Status Corrupt(const std::string& path, const std::string& detail) {
+  return absl::DataLossError(absl::StrCat(
+      "database ", path, " is corrupt (", detail,
+      "); colltuned will not serve it. Restore it from a backup, or move it "
+      "aside together with its -wal and -shm files: colltuned then creates a "
+      "new, empty database (profiles, campaigns and job reports start over)"));
+}
+
+bool IsCorruption(int code) { return code == SQLITE_CORRUPT || code == SQLITE_NOTADB; }
+
 }  // namespace
 
 int Store::LatestSchemaVersion() {
@@ -104,9 +122,42 @@ int Store::LatestSchemaVersion() {
 }
 
 absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<Database>> db = Database::Open(path);
+  // An existing file that cannot be written (for root: a read-only mount,
+  // EROFS) is served read-only instead of failing on the -shm file SQLite
+  // could not create next to it.
+  const bool read_only = access(path.c_str(), F_OK) == 0 &&
+                         access(path.c_str(), W_OK) != 0 &&
+                         (errno == EROFS || errno == EACCES);
+  if (read_only) {
+    // Read-only means immutable, and an immutable open ignores the WAL: a
+    // log left with content by a crash would silently lose its commits.
+    struct stat wal;
+    if (stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "database ", path, " is read-only and its write-ahead log ", path,
+          "-wal holds commits not yet in it: make it writable once so that "
+          "colltuned can recover them"));
+    }
+  }
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      read_only ? Database::OpenImmutable(path) : Database::Open(path);
   if (!db.ok()) return db.status();
   std::unique_ptr<Store> store(new Store(std::move(*db)));
+  store->path_ = path;
+  store->read_only_ = read_only;
+  // Before anything else reads or writes it (the WAL switch writes the
+  // header, migrations write tables): a damaged file stops the daemon here.
+  if (absl::Status s = store->CheckIntegrity(); !s.ok()) return s;
+  if (read_only) {
+    if (absl::Status s = store->ReadSchemaVersion(); !s.ok()) return s;
+    if (store->schema_version_ != LatestSchemaVersion()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "database ", path, " is read-only and at schema version ",
+          store->schema_version_, ", this colltuned needs ",
+          LatestSchemaVersion(), ": make it writable so that it can be migrated"));
+    }
+    return store;
+  }
   // WAL lets the web view read while the daemon writes.
   {
     absl::StatusOr<Statement> wal =
@@ -127,20 +178,45 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   return store;
 }
 
+// PRAGMA quick_check reads every page and checks each b-tree's structure
+// (not that indexes match their tables, which integrity_check adds at many
+// times the cost): what a torn or overwritten file shows. It costs one read
+// of the file at start.
+absl::Status Store::CheckIntegrity() {
+  auto failed = [&](const absl::Status& s) {
+    return IsCorruption(db_->LastErrorCode()) ? Corrupt(path_, std::string(s.message())) : s;
+  };
+  absl::StatusOr<Statement> q = db_->Prepare("PRAGMA quick_check(5)");
+  if (!q.ok()) return failed(q.status());
+  std::vector<std::string> problems;
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return failed(row.status());
+    if (!*row) break;
+    problems.push_back(q->Text(0));
+  }
+  if (problems.size() == 1 && problems[0] == "ok") return absl::OkStatus();
+  return Corrupt(path_, absl::StrJoin(problems, "; "));
+}
+
+// The statement is finalized on return: a live one would block COMMIT.
+absl::Status Store::ReadSchemaVersion() {
+  absl::StatusOr<Statement> q =
+      db_->Prepare("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+  if (!q.ok()) return q.status();
+  absl::StatusOr<bool> row = q->Step();
+  if (!row.ok()) return row.status();
+  schema_version_ = static_cast<int>(q->Int(0));
+  return absl::OkStatus();
+}
+
 absl::Status Store::Migrate() {
   absl::Status s = db_->Execute(
       "CREATE TABLE IF NOT EXISTS schema_migrations ("
       " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
       " applied_at TEXT NOT NULL)");
   if (!s.ok()) return s;
-  {
-    absl::StatusOr<Statement> q = db_->Prepare(
-        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
-    if (!q.ok()) return q.status();
-    absl::StatusOr<bool> row = q->Step();
-    if (!row.ok()) return row.status();
-    schema_version_ = static_cast<int>(q->Int(0));
-  }  // finalized here: a live statement would block COMMIT
+  if (s = ReadSchemaVersion(); !s.ok()) return s;
   if (schema_version_ > LatestSchemaVersion()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "database schema version ", schema_version_,
@@ -169,6 +245,15 @@ absl::Status Store::Migrate() {
 }
 
 absl::Status Store::InTransaction(const std::function<absl::Status()>& body) {
+  if (read_only_) {
+    // Said plainly rather than SQLite's "attempt to write a readonly
+    // database"; callers keep what they wanted stored (colltune flush keeps
+    // the report in its spool).
+    return absl::FailedPreconditionError(absl::StrCat(
+        "database ", path_, " is read-only (it could not be written when "
+        "colltuned started): nothing can be stored, reads are served; make it "
+        "writable and restart colltuned"));
+  }
   if (in_transaction_) {
     return absl::FailedPreconditionError("transactions do not nest");
   }

@@ -197,6 +197,9 @@ class Store {
 
   // The schema version after Open(): the number of the last migration.
   int schema_version() const { return schema_version_; }
+  // True when the file could not be written at Open() (a read-only file
+  // system): reads are served, every transaction is refused.
+  bool read_only() const { return read_only_; }
   static int LatestSchemaVersion();
 
   // Runs `body` in one IMMEDIATE transaction: committed if it returns OK,
@@ -265,12 +268,16 @@ class Store {
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   absl::Status Migrate();
+  absl::Status CheckIntegrity();
+  absl::Status ReadSchemaVersion();
   absl::StatusOr<std::optional<TableVersion>> LoadTable(int64_t table_id);
   absl::Status RequireTransaction() const;
 
   std::unique_ptr<Database> db_;
   int schema_version_ = 0;
   bool in_transaction_ = false;
+  bool read_only_ = false;
+  std::string path_;
 };
 
 }  // namespace colltune::db

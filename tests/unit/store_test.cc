@@ -298,6 +298,54 @@ TEST(Store, JobReportsNewestFirstWithTheirTimings) {
   EXPECT_TRUE(none->last_report_at.empty());
 }
 
+// Writes `bytes` of garbage at `offset` into the file, as a torn write or a
+// stray dd would.
+void Scribble(const std::string& path, long offset, size_t bytes) {
+  FILE* f = fopen(path.c_str(), "r+b");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(fseek(f, offset, SEEK_SET), 0);
+  std::string garbage(bytes, '\0');
+  for (size_t i = 0; i < bytes; ++i) garbage[i] = static_cast<char>(i * 131 + 7);
+  ASSERT_EQ(fwrite(garbage.data(), 1, bytes, f), bytes);
+  fclose(f);
+}
+
+void ExpectCorruptWithRecovery(const absl::Status& s, const std::string& path) {
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+  const std::string m(s.message());
+  EXPECT_NE(m.find("database " + path + " is corrupt"), std::string::npos) << m;
+  EXPECT_NE(m.find("Restore it from a backup, or move it aside"), std::string::npos) << m;
+}
+
+TEST(Store, RefusesACorruptHeader) {
+  const std::string path = TempPath("corrupt-header.db");
+  { ASSERT_TRUE(Store::Open(path).ok()); }  // closed: the WAL is checkpointed
+  Scribble(path, 0, 100);
+  auto store = Store::Open(path);
+  ASSERT_FALSE(store.ok());
+  ExpectCorruptWithRecovery(store.status(), path);
+}
+
+TEST(Store, RefusesCorruptPages) {
+  const std::string path = TempPath("corrupt-pages.db");
+  {
+    auto store = Store::Open(path);
+    ASSERT_TRUE(store.ok());
+    ASSERT_TRUE((*store)->InTransaction([&] {
+      return (*store)->UpsertProfile(ProfileKey{"c", "Open MPI", "4.1", 4, 1, 4}).status();
+    }).ok());
+  }
+  // Pages 3 and 4 of the schema's b-trees (4 KiB pages): the header is fine,
+  // only reading the pages shows it.
+  Scribble(path, 2 * 4096, 2 * 4096);
+  auto store = Store::Open(path);
+  ASSERT_FALSE(store.ok());
+  ExpectCorruptWithRecovery(store.status(), path);
+  // Moved aside, a new database opens in its place.
+  ASSERT_EQ(std::rename(path.c_str(), (path + ".broken").c_str()), 0);
+  EXPECT_TRUE(Store::Open(path).ok());
+}
+
 TEST(Store, RefusesADatabaseFromTheFuture) {
   const std::string path = TempPath("future.db");
   { ASSERT_TRUE(Store::Open(path).ok()); }
