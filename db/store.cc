@@ -542,15 +542,22 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
 absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
                                                             int window,
                                                             int64_t min_timed) {
-  // Newest first per cell; ROW_NUMBER keeps the window.
+  // Every report retunes its profile, so this must not cost in proportion
+  // to the reports kept: the profile's cells come from job_cells, and each
+  // cell's newest `window` timings by report from job_timings_by_cell
+  // (migration 8).
   absl::StatusOr<Statement> st = db_->Prepare(
-      "SELECT collective, algorithm, min_bytes, max_bytes, report_id, "
-      "median_s, timed_calls, explored_calls, job_id, uid FROM ("
-      "  SELECT t.*, r.job_id, COALESCE(r.uid, -1) AS uid, ROW_NUMBER() OVER (PARTITION BY t.collective, "
-      "    t.min_bytes, t.algorithm ORDER BY t.report_id DESC) AS n"
-      "  FROM job_timings t JOIN job_reports r ON r.id = t.report_id"
-      "  WHERE t.profile_id = ?1 AND t.timed_calls >= ?3) "
-      "WHERE n <= ?2 ORDER BY collective, min_bytes, algorithm, report_id");
+      "SELECT t.collective, t.algorithm, t.min_bytes, t.max_bytes, t.report_id, "
+      "  t.median_s, t.timed_calls, t.explored_calls, r.job_id, COALESCE(r.uid, -1) "
+      "FROM job_cells c "
+      "JOIN job_timings t ON t.rowid IN ("
+      "  SELECT rowid FROM job_timings WHERE profile_id = ?1 AND"
+      "    collective = c.collective AND min_bytes = c.min_bytes AND"
+      "    algorithm = c.algorithm AND timed_calls >= ?3"
+      "  ORDER BY report_id DESC LIMIT ?2) "
+      "JOIN job_reports r ON r.id = t.report_id "
+      "WHERE c.profile_id = ?1 "
+      "ORDER BY t.collective, t.min_bytes, t.algorithm, t.report_id");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id).Bind(2, int64_t{window}).Bind(3, min_timed);
   std::vector<OnlinePoint> out;

@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <random>
+#include <tuple>
 #include <string>
 
 namespace colltune::db {
@@ -365,6 +369,113 @@ TEST(Store, UnopenablePathIsAClearError) {
   ASSERT_FALSE(store.ok());
   EXPECT_NE(std::string(store.status().message()).find("/nonexistent-dir/x"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace colltune::db
+
+namespace colltune::db {
+namespace {
+
+// OnlinePoints against its definition, computed here from what was stored:
+// per profile and (collective, bucket, algorithm) cell, the newest `window`
+// timings by report among those with at least `min_timed` timed calls,
+// ordered by cell and report. Many reports, replaced runs, two profiles.
+TEST(Store, OnlinePointsKeepTheNewestWindowPerCell) {
+  auto store = Store::Open(TempPath("window.db"));
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  struct Stored {
+    int64_t profile, report;
+    JobTimingInput t;
+    std::string job_id;
+  };
+  std::map<std::pair<std::string, int64_t>, std::vector<Stored>> by_run;  // (job/run, profile)
+  int64_t profiles[2] = {0, 0};
+  const Collective colls[3] = {Collective::kBcast, Collective::kAllreduce, Collective::kGather};
+  const Algorithm algs[3][2] = {{Algorithm::kDefault, Algorithm::kBcastAsAllgatherv},
+                                {Algorithm::kDefault, Algorithm::kAllreduceAsReduceBcast},
+                                {Algorithm::kDefault, Algorithm::kGatherAsGatherv}};
+  std::mt19937 rng(7);
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profiles[0] = *s.UpsertProfile(Key(4));
+                 profiles[1] = *s.UpsertProfile(Key(8));
+                 for (int j = 0; j < 400; ++j) {
+                   JobReportInput r;
+                   r.profile_id = profiles[rng() % 2];
+                   // Some runs report twice: the second replaces the first.
+                   r.job_id = "job-" + std::to_string(rng() % 300);
+                   r.run_id = "r";
+                   r.uid = rng() % 3;
+                   const int cells = 1 + rng() % 4;
+                   for (int k = 0; k < cells; ++k) {
+                     const int c = rng() % 3, b = rng() % 4, a = rng() % 2;
+                     JobTimingInput t;
+                     t.collective = colls[c];
+                     t.algorithm = algs[c][a];
+                     t.min_bytes = int64_t{1} << (4 + 2 * b);
+                     t.max_bytes = (int64_t{2} << (4 + 2 * b)) - 1;
+                     bool taken = false;
+                     for (const auto& o : r.timings) {
+                       taken = taken || (o.collective == t.collective &&
+                                         o.min_bytes == t.min_bytes && o.algorithm == t.algorithm);
+                     }
+                     if (taken) continue;
+                     t.calls = 1000;
+                     t.timed_calls = 5 + rng() % 20;
+                     t.profile_id = r.profile_id;
+                     t.median_seconds = 1e-6 * (1 + rng() % 100);
+                     r.timings.push_back(t);
+                   }
+                   auto put = s.PutJobReport(r);
+                   if (!put.ok()) return put.status();
+                   auto& runs = by_run[{r.job_id, r.profile_id}];
+                   if (put->second) runs.clear();  // replaced
+                   for (const auto& t : r.timings) runs.push_back({r.profile_id, put->first, t, r.job_id});
+                 }
+                 return absl::OkStatus();
+               }).ok());
+  const int window = 5;
+  const int64_t min_timed = 12;
+  for (int64_t profile : profiles) {
+    std::vector<Stored> rows;
+    for (const auto& [key, runs] : by_run) {
+      for (const auto& st : runs) {
+        if (st.profile == profile && st.t.timed_calls >= min_timed) rows.push_back(st);
+      }
+    }
+    auto cell_less = [](const Stored& a, const Stored& b) {
+      const std::string ca(InfoOf(a.t.collective).name), cb(InfoOf(b.t.collective).name);
+      const std::string aa(InfoOf(a.t.algorithm).name), ab(InfoOf(b.t.algorithm).name);
+      return std::tie(ca, a.t.min_bytes, aa, a.report) < std::tie(cb, b.t.min_bytes, ab, b.report);
+    };
+    std::sort(rows.begin(), rows.end(), cell_less);
+    std::vector<Stored> expected;
+    for (size_t i = 0; i < rows.size();) {
+      size_t end = i;
+      while (end < rows.size() && rows[end].t.collective == rows[i].t.collective &&
+             rows[end].t.min_bytes == rows[i].t.min_bytes &&
+             rows[end].t.algorithm == rows[i].t.algorithm) {
+        ++end;
+      }
+      for (size_t k = end - std::min<size_t>(end - i, window); k < end; ++k) {
+        expected.push_back(rows[k]);
+      }
+      i = end;
+    }
+    auto got = s.OnlinePoints(profile, window, min_timed);
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_EQ(got->size(), expected.size());
+    ASSERT_GT(expected.size(), 20u);
+    for (size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ((*got)[i].report_id, expected[i].report) << i;
+      EXPECT_EQ((*got)[i].collective, expected[i].t.collective) << i;
+      EXPECT_EQ((*got)[i].algorithm, expected[i].t.algorithm) << i;
+      EXPECT_EQ((*got)[i].min_bytes, expected[i].t.min_bytes) << i;
+      EXPECT_EQ((*got)[i].timed_calls, expected[i].t.timed_calls) << i;
+      EXPECT_EQ((*got)[i].job_id, expected[i].job_id) << i;
+    }
+  }
 }
 
 }  // namespace
