@@ -1,7 +1,5 @@
 #include "shim/runtime/table_source.h"
 
-#include <time.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -10,6 +8,7 @@
 #include "common/table_wire.h"
 #include "shim/runtime/agent.h"
 #include "shim/runtime/cache.h"
+#include "shim/runtime/clock.h"
 #include "shim/runtime/grpc_call.h"
 #include "shim/runtime/log.h"
 
@@ -45,11 +44,7 @@ bool FromFile(const std::string& path, Table* table) {
   return true;
 }
 
-int64_t NowMs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-}
+int64_t NowMs() { return static_cast<int64_t>(clock::MonotonicNs() / 1000000); }
 
 // The table from the daemon's answer; false (said why) if it is unusable.
 bool TableFromAnswer(const Config& config, const std::string& answer, Table* table) {

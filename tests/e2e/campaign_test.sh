@@ -142,13 +142,6 @@ check "the resumed campaign ends complete, nothing stored twice" \
 
 # 3. The driver's errors: no daemon, a launcher that does not exist, a
 # failing launch (with the resume hint).
-expect_fail() {  # NAME PATTERN CMD...
-  local name=$1 pattern=$2 out rc
-  shift 2
-  out=$("$@" </dev/null 2>&1); rc=$?
-  if [ $rc -ne 0 ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
-  else fail "$name" "rc=$rc"$'\n'"$out"; fi
-}
 expect_fail "campaign without a daemon fails before any launch" "cannot reach colltuned" \
   "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" campaign "${DRIVE[@]}"
 expect_fail "campaign with a missing launcher says so" "cannot start no-such-mpirun" \

@@ -297,13 +297,6 @@ check "... and the profile ends complete, nothing stored twice" \
   test "$(stored_points cancelled)" -eq "$full"
 
 # --- d. Bad input ------------------------------------------------------------
-expect_fail() {  # NAME PATTERN CMD...
-  local name=$1 pattern=$2 out rc
-  shift 2
-  out=$("$@" </dev/null 2>&1); rc=$?
-  if [ $rc -ne 0 ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
-  else fail "$name" "rc=$rc"$'\n'"$out"; fi
-}
 expect_fail "an unknown launcher is refused" "--launcher: .*pbs.* not in \{mpirun,slurm\}" \
   "${CT[@]}" campaign --np 2 --launcher pbs --bench "$BENCH"
 mkdir -p "$T_TMP/nobin"

@@ -4,6 +4,8 @@
 #
 #   check NAME CMD...        passes if CMD exits 0
 #   check_fails NAME CMD...  passes if CMD exits non-zero
+#   expect_fail NAME PATTERN CMD...  passes if CMD (stdin from /dev/null)
+#                            exits non-zero saying PATTERN (grep -E)
 #   pass NAME / fail NAME MESSAGE
 #   finish                   writes the XML, prints "N passed, N failed"
 
@@ -44,6 +46,14 @@ check_fails() {
   shift
   local out
   if out=$("$@" 2>&1); then fail "$name" "expected failure, got success: $out"; else pass "$name"; fi
+}
+
+expect_fail() {  # NAME PATTERN CMD...
+  local name=$1 pattern=$2 out rc
+  shift 2
+  out=$("$@" </dev/null 2>&1); rc=$?
+  if [ $rc -ne 0 ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
+  else fail "$name" "rc=$rc"$'\n'"$out"; fi
 }
 
 finish() {
