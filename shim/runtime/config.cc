@@ -91,6 +91,7 @@ Config ReadConfig() {
   if (const char* v = Env("COLLTUNE_TABLE")) c.table_path = v;
   if (const char* v = Env("COLLTUNE_SERVER")) c.server = v;
   if (const char* v = Env("COLLTUNE_AGENT")) c.agent = v;
+  if (const char* v = Env("COLLTUNE_TLS_CA")) c.tls_ca = v;
   if (const char* v = Env("COLLTUNE_TIMEOUT_MS")) {
     long ms = 0;
     if (ParseInt(v, 1, 600000, &ms)) {

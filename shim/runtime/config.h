@@ -24,6 +24,9 @@ struct Config {
   // COLLTUNE_AGENT: the `colltune` program that talks to the daemon; by
   // default the one installed next to the shim (see agent.h).
   std::string agent;
+  // COLLTUNE_TLS_CA: the daemon is behind TLS; only the agent (gRPC's own
+  // TLS) can ask it, the shim's own call cannot.
+  std::string tls_ca;
   // COLLTUNE_CACHE_DIR, else $XDG_CACHE_HOME/colltune, else
   // $HOME/.cache/colltune; empty if none of these is set.
   std::string cache_dir;

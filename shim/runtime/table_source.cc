@@ -1,7 +1,6 @@
 #include "shim/runtime/table_source.h"
 
 #include <cstdint>
-#include <cstdlib>
 #include <vector>
 
 #include "common/limits.h"
@@ -105,10 +104,7 @@ bool FromDaemon(const Config& config, const JobContext& context,
   const int64_t start = NowMs();
   const int64_t deadline = start + config.timeout_ms;
   bool got = false;
-  // A daemon behind TLS (COLLTUNE_TLS_CA, read by the agent) needs gRPC's
-  // own TLS: the agent's.
-  const char* tls_ca = getenv("COLLTUNE_TLS_CA");
-  if ((tls_ca == nullptr || *tls_ca == '\0') && CallableDirectly(config.server)) {
+  if (config.tls_ca.empty() && CallableDirectly(config.server)) {
     wire::TableRequest request;
     request.library = context.library;
     request.library_version = context.library_version;
