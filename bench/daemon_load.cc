@@ -1,8 +1,16 @@
 // colltune-daemon-load: what colltuned sustains (scripts/daemon_load.sh).
 //
-//   1. fetch: --clients threads start together and each fetches the table
-//      --fetches times the way MPI_Init does (the shim's own gRPC call, a new
-//      connection each time): latency percentiles and fetches per second;
+//   1. fetch: --clients threads each fetch the table --fetches times the way
+//      MPI_Init does (the shim's own gRPC call, a new connection each time).
+//      Two ways, each printing latency percentiles and fetches per second:
+//      - burst: every client starts at once and fetches back to back (a closed
+//        loop: --clients calls always in flight, so by Little's law the
+//        latency is about --clients / throughput, whatever the daemon does);
+//      - paced (--rate R): the clients together start R fetches per second at
+//        random (Poisson) times, the way independent jobs start; latency
+//        counts from the planned start, so a late send is charged to the
+//        daemon (no coordinated omission).
+
 //   2. ingest: --reporters threads send --reports job reports in all
 //      (ReportJob through the gRPC client library, distinct jobs), while one
 //      thread reads the web view's profile list and page over HTTP the whole
@@ -13,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -86,10 +95,15 @@ int main(int argc, char** argv) {
   CLI::App app{"colltune-daemon-load: table fetches and report ingest against colltuned"};
   std::string server, http;
   int clients = 200, fetches = 20, reporters = 4, reports = 2000, comm_size = 4;
+  double rate = 0;
   app.add_option("--server", server, "colltuned's gRPC address")->required();
   app.add_option("--http", http, "colltuned's web view HOST:PORT (read during ingest)");
   app.add_option("--clients", clients, "Concurrent table fetchers")->check(CLI::Range(1, 4096));
   app.add_option("--fetches", fetches, "Fetches per fetcher")->check(CLI::Range(1, 100000));
+  app.add_option("--rate", rate,
+                 "Also fetch paced: this many fetches per second over all clients, "
+                 "at random times")
+      ->check(CLI::Range(0.0, 1e6));
   app.add_option("--reporters", reporters, "Concurrent report senders")
       ->check(CLI::Range(1, 256));
   app.add_option("--reports", reports, "Reports in all")->check(CLI::Range(1, 10000000));
@@ -107,33 +121,60 @@ int main(int argc, char** argv) {
     request.nodes = 1;
     request.ppn = comm_size;
     const std::string bytes = colltune::wire::EncodeGetTableRequest(request);
-    std::vector<std::vector<double>> lat(clients);
-    std::atomic<int> failed{0};
-    StartLine start(clients + 1);
-    std::vector<std::thread> threads;
-    for (int c = 0; c < clients; ++c) {
-      threads.emplace_back([&, c] {
-        start.Arrive();
-        for (int i = 0; i < fetches; ++i) {
-          const auto t0 = Clock::now();
-          auto r = colltune::shim::CallUnary(server, "/colltune.v1.Tuning/GetTable", bytes,
-                                             5000, 1 << 24);
-          lat[c].push_back(Ms(Clock::now() - t0));
-          if (!r.ok) failed.fetch_add(1);
-        }
-      });
+    // rate 0: the burst.
+    auto run = [&](const char* name, double per_second) {
+      std::vector<std::vector<double>> lat(clients);
+      std::atomic<int> failed{0};
+      StartLine start(clients + 1);
+      std::vector<std::thread> threads;
+      for (int c = 0; c < clients; ++c) {
+        threads.emplace_back([&, c] {
+          std::mt19937_64 random(c + 1);
+          // Each client's share of the rate, as exponential gaps.
+          std::exponential_distribution<double> gap(per_second > 0 ? per_second / clients : 1);
+          // One unmeasured fetch first: a daemon that has run a while has
+          // its threads and memory, and the client thread its stack.
+          colltune::shim::CallUnary(server, "/colltune.v1.Tuning/GetTable", bytes, 5000, 1 << 24);
+          start.Arrive();
+          auto planned = Clock::now();
+          for (int i = 0; i < fetches; ++i) {
+            if (per_second > 0) {
+              planned += std::chrono::duration_cast<Clock::duration>(
+                  std::chrono::duration<double>(gap(random)));
+              std::this_thread::sleep_until(planned);
+            } else {
+              planned = Clock::now();
+            }
+            auto r = colltune::shim::CallUnary(server, "/colltune.v1.Tuning/GetTable", bytes,
+                                               5000, 1 << 24);
+            lat[c].push_back(Ms(Clock::now() - planned));
+            if (!r.ok) failed.fetch_add(1);
+          }
+        });
+      }
+      start.Arrive();
+      const auto t0 = Clock::now();
+      for (auto& t : threads) t.join();
+      const double wall = Ms(Clock::now() - t0);
+      std::vector<double> all;
+      for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
+      // Paced, the throughput is the rate asked for; the wall time ends
+      // with the client whose random gaps happened to be longest.
+      char throughput[64] = "";
+      if (per_second == 0) snprintf(throughput, sizeof throughput, "  %.0f fetches/s",
+                                    all.size() / (wall / 1e3));
+      printf("fetch %s: %d clients x %d fetches: p50 %.3f ms  p99 %.3f ms  max %.3f ms%s  "
+             "%d failed\n",
+             name, clients, fetches, Percentile(all, 0.5), Percentile(all, 0.99),
+             Percentile(all, 1.0), throughput, failed.load());
+      failures += failed.load();
+    };
+    if (rate > 0) {
+      char name[64];
+      snprintf(name, sizeof name, "paced at %.0f/s", rate);
+      run(name, rate);
     }
-    start.Arrive();
-    const auto t0 = Clock::now();
-    for (auto& t : threads) t.join();
-    const double wall = Ms(Clock::now() - t0);
-    std::vector<double> all;
-    for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
-    printf("fetch: %d clients x %d fetches: p50 %.3f ms  p99 %.3f ms  max %.3f ms  "
-           "%.0f fetches/s  %d failed\n",
-           clients, fetches, Percentile(all, 0.5), Percentile(all, 0.99),
-           Percentile(all, 1.0), all.size() / (wall / 1e3), failed.load());
-    failures += failed.load();
+    run("burst", 0);
   }
 
   // 2. Report ingest while the web view is read.

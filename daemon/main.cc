@@ -15,6 +15,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "absl/synchronization/mutex.h"
 #include "auth/munge.h"
 #include "common/paths.h"
 #include "daemon/metrics.h"
@@ -43,6 +44,11 @@ bool MakeDirs(const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Debian builds Abseil with its mutex deadlock detector on: every
+  // absl::Mutex that gRPC takes then updates a lock-order graph, about 5 % of
+  // the daemon's CPU per table fetch (perf, scripts/daemon_load.sh). gRPC's
+  // own lock order is tested upstream; ours are std::mutex.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   CLI::App app{"colltuned: the colltune daemon (profiles, decisions, gRPC)"};
   std::string state_dir = colltune::DefaultStateDir();
   std::string db_path, listen;

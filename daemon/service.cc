@@ -64,10 +64,12 @@ std::string_view Credential(const grpc::ServerContext* ctx) {
 
 }  // namespace
 
-grpc::Status TuningService::GetTable(grpc::ServerContext*,
-                                     const v1::GetTableRequest* r,
-                                     v1::GetTableResponse* out) {
-  return Reply(tuner_->GetTable(*r), out);
+grpc::ServerUnaryReactor* TuningService::GetTable(grpc::CallbackServerContext* ctx,
+                                                  const v1::GetTableRequest* r,
+                                                  v1::GetTableResponse* out) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  reactor->Finish(Reply(tuner_->GetTable(*r), out));
+  return reactor;
 }
 
 grpc::Status TuningService::UploadMeasurements(

@@ -18,7 +18,13 @@
 
 namespace colltune::daemon {
 
-class TuningService final : public v1::Tuning::Service {
+// GetTable, which every job calls at MPI_Init, uses gRPC's callback API:
+// it is answered on the thread that read the request, where the synchronous
+// API hands each call to a pool thread (two context switches, and thread
+// churn under load). A cached answer (Tuner::GetTable) does not block; a
+// miss reads the store, as long as a synchronous call would.
+class TuningService final
+    : public v1::Tuning::WithCallbackMethod_GetTable<v1::Tuning::Service> {
  public:
   // `token` guards RollbackTable, Pin and Unpin (metadata key
   // kAdminTokenHeader).
@@ -28,8 +34,9 @@ class TuningService final : public v1::Tuning::Service {
                 UploadAuth* auth = nullptr)
       : tuner_(tuner), token_(token), auth_(auth) {}
 
-  grpc::Status GetTable(grpc::ServerContext*, const v1::GetTableRequest* r,
-                        v1::GetTableResponse* out) override;
+  grpc::ServerUnaryReactor* GetTable(grpc::CallbackServerContext* ctx,
+                                     const v1::GetTableRequest* r,
+                                     v1::GetTableResponse* out) override;
   grpc::Status UploadMeasurements(grpc::ServerContext*,
                                   const v1::UploadMeasurementsRequest* r,
                                   v1::UploadMeasurementsResponse* out) override;

@@ -142,8 +142,31 @@ absl::Status Tuner::RequireProfile(int64_t id) {
 absl::StatusOr<v1::GetTableResponse> Tuner::GetTable(
     const v1::GetTableRequest& r) {
   if (absl::Status s = ValidateGetTable(r); !s.ok()) return s;
-  const db::ProfileKey job = KeyOf(r.context());
+  std::string key;
+  r.SerializeToString(&key);
+  {
+    // A hit needs no mu_: a writer bumps the generation when its
+    // transaction ends, so an equal generation means the committed data the
+    // answer was computed from (a transaction still open is not committed).
+    std::lock_guard<std::mutex> lock(table_cache_mu_);
+    auto it = table_cache_.find(key);
+    if (it != table_cache_.end() && it->second.generation == store_->write_generation()) {
+      return it->second.response;
+    }
+  }
   std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t generation = store_->write_generation();
+  absl::StatusOr<v1::GetTableResponse> response = ComputeTable(r);
+  if (!response.ok()) return response.status();
+  std::lock_guard<std::mutex> cache_lock(table_cache_mu_);
+  if (table_cache_.size() >= kMaxCachedTables) table_cache_.clear();
+  table_cache_[std::move(key)] = CachedTable{generation, *response};
+  return response;
+}
+
+absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
+    const v1::GetTableRequest& r) {
+  const db::ProfileKey job = KeyOf(r.context());
   absl::StatusOr<std::vector<db::Profile>> all = store_->Profiles(job.cluster);
   if (!all.ok()) return all.status();
   absl::StatusOr<std::vector<db::Profile>> chosen =

@@ -96,6 +96,8 @@ class Tuner {
       int64_t profile_id, const std::optional<db::TableVersion>& current,
       const std::vector<Decision>& decisions, const std::string& reason);
 
+  absl::StatusOr<v1::GetTableResponse> ComputeTable(const v1::GetTableRequest& r);
+
   std::mutex mu_;
   db::Store* store_;
   const TunerOptions options_;
@@ -104,6 +106,19 @@ class Tuner {
   // campaign measurements only, which only UploadMeasurements writes: it
   // clears this, so a scrape recomputes only what changed.
   std::map<int64_t, std::map<std::string, int64_t>> violations_cache_;
+
+  // GetTable's answers by request (its serialized bytes), valid while the
+  // store's write generation is the one they were computed at. Every job
+  // fetches its table at MPI_Init, many with the same context, and a hit
+  // needs neither mu_ (which ingest holds) nor SQLite. At most
+  // kMaxCachedTables entries; the cache is emptied when full.
+  static constexpr size_t kMaxCachedTables = 256;
+  struct CachedTable {
+    uint64_t generation;
+    v1::GetTableResponse response;
+  };
+  std::mutex table_cache_mu_;
+  std::map<std::string, CachedTable> table_cache_;
 };
 
 }  // namespace colltune::daemon

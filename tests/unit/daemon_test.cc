@@ -228,6 +228,22 @@ TEST_F(DaemonTest, OneLaunchIsNoEvidence) {
   }
 }
 
+TEST_F(DaemonTest, AFetchedTableIsNotServedAgainOnceTheStoreChanged) {
+  // GetTable keeps its answers until a write; each write must end that.
+  EXPECT_EQ(Table(4).table().sections_size(), 0) << "no profile yet";
+  EXPECT_EQ(Table(4).table().sections_size(), 0) << "the same answer again";
+  ASSERT_TRUE(Send(Upload(4)).ok());
+  v1::GetTableResponse first = Table(4);
+  ASSERT_EQ(first.table().sections_size(), 1) << "the upload's profile";
+  EXPECT_EQ(first.table().sections(0).version(), 1);
+  UploadLaunches(4, 3);
+  v1::GetTableResponse second = Table(4);
+  ASSERT_EQ(second.table().sections_size(), 1);
+  EXPECT_EQ(second.table().sections(0).version(), 2) << "the winner's version";
+  EXPECT_EQ(Table(2).table().sections(0).version(), 2)
+      << "another request for the same profile";
+}
+
 TEST_F(DaemonTest, UploadProducesATableWithTheWinnerRange) {
   v1::UploadMeasurementsResponse out = UploadLaunches(4, 3);
   EXPECT_EQ(out.stored(), 4);
