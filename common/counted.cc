@@ -23,12 +23,24 @@ constexpr std::string_view kNames[kNumCounted] = {
     "ineighbor_alltoallv", "ineighbor_alltoallw",
     "neighbor_allgather_init", "neighbor_allgatherv_init", "neighbor_alltoall_init",
     "neighbor_alltoallv_init", "neighbor_alltoallw_init",
+    // starts of persistent requests (MPI_Start, MPI_Startall)
+    "allgather_init_start", "allgatherv_init_start", "allreduce_init_start",
+    "alltoall_init_start", "alltoallv_init_start", "alltoallw_init_start",
+    "barrier_init_start", "bcast_init_start", "exscan_init_start", "gather_init_start",
+    "gatherv_init_start", "reduce_init_start", "reduce_scatter_init_start",
+    "reduce_scatter_block_init_start", "scan_init_start", "scatter_init_start",
+    "scatterv_init_start",
+    "neighbor_allgather_init_start", "neighbor_allgatherv_init_start",
+    "neighbor_alltoall_init_start", "neighbor_alltoallv_init_start",
+    "neighbor_alltoallw_init_start",
 };
 
 constexpr CallKind KindOfId(int id) {
-  return id < kNumCollectives       ? CallKind::kNonblocking
-         : id < 2 * kNumCollectives ? CallKind::kPersistent
-                                    : CallKind::kNeighborhood;
+  return id < kNumCollectives                          ? CallKind::kNonblocking
+         : id < 2 * kNumCollectives                    ? CallKind::kPersistent
+         : id < kNumCountedCalls                       ? CallKind::kNeighborhood
+         : id < kNumCountedCalls + kNumCollectives     ? CallKind::kPersistent
+                                                       : CallKind::kNeighborhood;
 }
 
 template <size_t... I>
@@ -48,6 +60,24 @@ static_assert(kNames[NeighborId(Neighbor::kAlltoall, NeighborForm::kBlocking)] =
               "neighbor_alltoall");
 static_assert(kNames[NeighborId(Neighbor::kAlltoallw, NeighborForm::kPersistent)] ==
               "neighbor_alltoallw_init");
+
+// A start's name is its initialization's with "_start".
+constexpr bool StartsNamed() {
+  for (int id = 0; id < kNumCountedCalls; ++id) {
+    const int start = StartId(id);
+    if (start < 0) continue;
+    if (kNames[start].substr(0, kNames[id].size()) != kNames[id] ||
+        kNames[start].substr(kNames[id].size()) != "_start" ||
+        KindOfId(start) != KindOfId(id)) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(StartsNamed());
+static_assert(StartId(NonblockingId(Collective::kAllreduce)) == -1);
+static_assert(StartId(NeighborId(Neighbor::kAlltoallw, NeighborForm::kPersistent)) ==
+              kNumCounted - 1);
 
 }  // namespace
 

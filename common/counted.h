@@ -7,6 +7,12 @@
 // "iallreduce", "allreduce_init", "neighbor_alltoallv",
 // "ineighbor_alltoall", "neighbor_allgather_init".
 //
+// A persistent collective is counted twice over: its initialization under
+// its own name ("allreduce_init", per call of MPI_Allreduce_init or Open
+// MPI's MPIX_Allreduce_init) and each MPI_Start/MPI_Startall of the request
+// it made under the same name with "_start" ("allreduce_init_start"), in
+// the size bucket of the initialization.
+//
 // Plain C++17 with no dependencies beyond catalog.h: compiled into the shim.
 #ifndef COLLTUNE_COMMON_COUNTED_H_
 #define COLLTUNE_COMMON_COUNTED_H_
@@ -21,8 +27,8 @@ namespace colltune {
 
 enum class CallKind : uint8_t {
   kNonblocking,   // MPI_I<collective>
-  kPersistent,    // MPI_<Collective>_init (MPI-4)
-  kNeighborhood,  // every form of the neighbourhood collectives
+  kPersistent,    // MPI_<Collective>_init (MPI-4, Open MPI's MPIX_), and its starts
+  kNeighborhood,  // every form of the neighbourhood collectives, starts too
 };
 
 // The five neighbourhood collectives, in MPI's order.
@@ -39,12 +45,27 @@ enum class NeighborForm : uint8_t { kBlocking, kNonblocking, kPersistent };
 
 // Ids 0..kNumCounted-1: the non-blocking forms of catalog.h's collectives
 // (in its order), their persistent forms, then the neighbourhood ones
-// (blocking, non-blocking, persistent; each in Neighbor's order).
-inline constexpr int kNumCounted = 2 * kNumCollectives + 3 * kNumNeighbor;  // 49
+// (blocking, non-blocking, persistent; each in Neighbor's order), then the
+// starts of the persistent requests (catalog.h's, then the neighbourhood
+// ones). Ids are positions here only: reports name the calls.
+inline constexpr int kNumCountedCalls = 2 * kNumCollectives + 3 * kNumNeighbor;  // 49
+inline constexpr int kNumCounted = kNumCountedCalls + kNumCollectives + kNumNeighbor;  // 71
 constexpr int NonblockingId(Collective c) { return IndexOf(c); }
 constexpr int PersistentId(Collective c) { return kNumCollectives + IndexOf(c); }
 constexpr int NeighborId(Neighbor n, NeighborForm f) {
   return 2 * kNumCollectives + kNumNeighbor * static_cast<int>(f) + static_cast<int>(n);
+}
+// The id of the starts of the requests that persistent id `init` makes
+// (PersistentId or NeighborId(n, kPersistent)), or -1 for any other id.
+constexpr int StartId(int init) {
+  constexpr int kFirstNeighborInit = NeighborId(Neighbor::kAllgather, NeighborForm::kPersistent);
+  if (init >= kNumCollectives && init < 2 * kNumCollectives) {
+    return kNumCountedCalls + init - kNumCollectives;
+  }
+  if (init >= kFirstNeighborInit && init < kFirstNeighborInit + kNumNeighbor) {
+    return kNumCountedCalls + kNumCollectives + init - kFirstNeighborInit;
+  }
+  return -1;
 }
 
 struct CountedInfo {

@@ -17,8 +17,9 @@ inline constexpr int kMaxSamplesPerUpload = 1000000;
 inline constexpr double kMaxSampleSeconds = 3600.0;
 inline constexpr int kMaxLaunches = 1000;
 inline constexpr int kMaxTimingsPerReport = 4096;
-// ReportJobRequest.counted: 49 collectives x 42 size buckets.
-inline constexpr int kMaxCountedPerReport = 49 * 42;
+// ReportJobRequest.counted: 71 counted names (common/counted.h: 49 calls and
+// 22 kinds of persistent start) x 42 size buckets.
+inline constexpr int kMaxCountedPerReport = 71 * 42;
 inline constexpr int64_t kMaxCalls = int64_t{1} << 50;
 inline constexpr double kMaxReportSeconds = 1e9;
 inline constexpr int kMaxRulesPerSection = 4096;
