@@ -1,6 +1,8 @@
 // The collectives the shim counts but does not tune (common/counted.h):
-// non-blocking (MPI_I*), persistent (MPI-4 MPI_*_init) and neighbourhood
-// (MPI_Neighbor_*, MPI_Ineighbor_*, MPI_Neighbor_*_init). Each wrapper counts
+// non-blocking (MPI_I*), persistent (MPI-4 MPI_*_init; Open MPI 4.1's
+// MPIX_*_init of its pcollreq extension) and neighbourhood (MPI_Neighbor_*,
+// MPI_Ineighbor_*, MPI_Neighbor_*_init), and the starts of the persistent
+// ones (MPI_Start, MPI_Startall, with MPI_Request_free). Each wrapper counts
 // the call (shim/runtime/counted.h: one byte load, and when counting, the
 // size key and one relaxed increment) and calls the library's own function
 // with the same arguments. Nothing is decided, so no rank agreement is
@@ -16,43 +18,17 @@
 // MPI's type-signature rule, so no rank is needed; MPI_ROOT uses the root's
 // arguments, MPI_PROC_NULL counts 0). Barrier, every v and w variant and the
 // neighbourhood v and w collectives count at 0 bytes: their sizes need the
-// communicator's size or differ per rank.
+// communicator's size or differ per rank. The keys live in counted_keys.h,
+// shared with the Fortran entry points (fortran/counted_bindings.txt).
 #include "common/counted.h"
 #include "shim/coll/calls.h"
+#include "shim/intercept/counted_keys.h"
 #include "shim/intercept/export.h"
 #include "shim/runtime/counted.h"
 
-namespace colltune::shim {
-namespace {
-
-inline int64_t BlockKey(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                     int recvcount, MPI_Datatype recvtype) {
-  return sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype) : Bytes(sendcount, sendtype);
-}
-
-inline int64_t Rooted(int count, MPI_Datatype type, int root) {
-  return root == MPI_PROC_NULL ? 0 : Bytes(count, type);
-}
-
-inline int64_t GatherKey(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                         int recvcount, MPI_Datatype recvtype, int root) {
-  if (root == MPI_PROC_NULL) return 0;
-  if (root == MPI_ROOT || sendbuf == MPI_IN_PLACE) return Bytes(recvcount, recvtype);
-  return Bytes(sendcount, sendtype);
-}
-
-inline int64_t ScatterKey(int sendcount, MPI_Datatype sendtype, const void* recvbuf,
-                          int recvcount, MPI_Datatype recvtype, int root) {
-  if (root == MPI_PROC_NULL) return 0;
-  if (root == MPI_ROOT || recvbuf == MPI_IN_PLACE) return Bytes(sendcount, sendtype);
-  return Bytes(recvcount, recvtype);
-}
-
-}  // namespace
-}  // namespace colltune::shim
-
 using namespace colltune;        // NOLINT: the wrappers are C entry points
 using namespace colltune::shim;  // NOLINT
+using namespace colltune::shim::counted_keys;  // NOLINT
 
 // One wrapper: counts under `id` with size key `key` (computed only while
 // counting), then calls the library's function. Counting happens in a function of its own with the same arguments, so
@@ -66,6 +42,24 @@ using namespace colltune::shim;  // NOLINT
   }                                                                            \
   }                                                                            \
   COLLTUNE_EXPORT int MPI_##Name PARAMS {                                      \
+    if (__builtin_expect(counted::On(), 0)) return Counted##Name ARGS;         \
+    return pmpi::Name ARGS;                                                    \
+  }
+
+// A persistent initialization (MPI-4's MPI_<Name>, Open MPI 4.1's
+// MPIX_<Name>): counted like the others, and while counting the request it
+// returns is recorded, so that its starts count (runtime/counted.h).
+#define COLLTUNE_COUNTED_PERSISTENT(Name, id, key, PARAMS, ARGS)               \
+  namespace {                                                                  \
+  __attribute__((noinline, cold)) int Counted##Name PARAMS {                   \
+    const int64_t bytes = key;                                                 \
+    counted::Add(id, bytes);                                                   \
+    const int rc = pmpi::Name ARGS;                                            \
+    TrackRequest(rc, *request, id, bytes);                                     \
+    return rc;                                                                 \
+  }                                                                            \
+  }                                                                            \
+  COLLTUNE_EXPORT int COLLTUNE_PERSISTENT_NAME(Name) PARAMS {                  \
     if (__builtin_expect(counted::On(), 0)) return Counted##Name ARGS;         \
     return pmpi::Name ARGS;                                                    \
   }
@@ -142,7 +136,7 @@ using namespace colltune::shim;  // NOLINT
   COLLTUNE_COUNTED(I##Name, NonblockingId(Collective::coll), key,                   \
                    (P, MPI_Request * request), (A, request))
 #define PERSISTENT(Name, Cap, coll, key, P, A)                                      \
-  COLLTUNE_COUNTED(Cap##_init, PersistentId(Collective::coll), key,                \
+  COLLTUNE_COUNTED_PERSISTENT(Cap##_init, PersistentId(Collective::coll), key,     \
                    (P, MPI_Info info, MPI_Request * request), (A, info, request))
 // All three forms of a neighbourhood collective.
 #define NEIGHBOR_BLOCKING(Name, Same, n, key, P, A) \
@@ -151,7 +145,7 @@ using namespace colltune::shim;  // NOLINT
   COLLTUNE_COUNTED(Ineighbor_##Name, NeighborId(Neighbor::n, NeighborForm::kNonblocking), \
                    key, (P, MPI_Request * request), (A, request))
 #define NEIGHBOR_PERSISTENT(Name, Same, n, key, P, A)                                       \
-  COLLTUNE_COUNTED(Neighbor_##Name##_init,                                            \
+  COLLTUNE_COUNTED_PERSISTENT(Neighbor_##Name##_init,                                            \
                    NeighborId(Neighbor::n, NeighborForm::kPersistent), key,           \
                    (P, MPI_Info info, MPI_Request * request), (A, info, request))
 
@@ -189,3 +183,38 @@ COLLTUNE_EACH_NEIGHBOR(NEIGHBOR_NB)
 COLLTUNE_EACH_COLLECTIVE(PERSISTENT)
 COLLTUNE_EACH_NEIGHBOR(NEIGHBOR_PERSISTENT)
 #endif
+
+// Starts of persistent requests: counted under their initialization's
+// collective and size (runtime/counted.h); point-to-point requests and
+// requests initialized while the shim was not counting are not in the
+// table and pass. MPI_Request_free takes a request out of the table before
+// the library frees it (and nulls the handle).
+namespace {
+__attribute__((noinline, cold)) int CountedStart(MPI_Request* request) {
+  if (request != nullptr) CountStart(*request);
+  return pmpi::Start(request);
+}
+__attribute__((noinline, cold)) int CountedStartall(int count, MPI_Request requests[]) {
+  if (requests != nullptr) {
+    for (int i = 0; i < count; ++i) CountStart(requests[i]);
+  }
+  return pmpi::Startall(count, requests);
+}
+__attribute__((noinline, cold)) int CountedRequestFree(MPI_Request* request) {
+  if (request != nullptr) counted::requests::Remove(RequestKey(*request));
+  return pmpi::Request_free(request);
+}
+}  // namespace
+
+COLLTUNE_EXPORT int MPI_Start(MPI_Request* request) {
+  if (__builtin_expect(counted::On(), 0)) return CountedStart(request);
+  return pmpi::Start(request);
+}
+COLLTUNE_EXPORT int MPI_Startall(int count, MPI_Request requests[]) {
+  if (__builtin_expect(counted::On(), 0)) return CountedStartall(count, requests);
+  return pmpi::Startall(count, requests);
+}
+COLLTUNE_EXPORT int MPI_Request_free(MPI_Request* request) {
+  if (__builtin_expect(counted::On(), 0)) return CountedRequestFree(request);
+  return pmpi::Request_free(request);
+}

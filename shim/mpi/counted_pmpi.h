@@ -3,9 +3,13 @@
 // COLLTUNE_PMPI_FUNCTIONS (mpi.h), so each is looked up at run time like
 // every other entry point. Each build wraps what its library's mpi.h
 // declares: the non-blocking and neighbourhood collectives of MPI-3 always,
-// the persistent collectives of MPI-4 where MPI_VERSION >= 4 (MPICH 4; Open
-// MPI 4.1 has them only as MPIX_*_init, which the shim does not wrap).
-// Included by mpi.h after <mpi.h>.
+// the persistent collectives of MPI-4 where MPI_VERSION >= 4 (MPICH 4), or
+// their MPIX_*_init forms where Open MPI's mpi-ext.h has its pcollreq
+// extension (Open MPI 4.1): COLLTUNE_PERSISTENT_PMPI(name) is the PMPI name
+// of a persistent function (PMPI_ or PMPIX_), COLLTUNE_PERSISTENT_NAME the
+// MPI name the shim exports (MPI_ or MPIX_). MPI_Start, MPI_Startall and
+// MPI_Request_free are wrapped to count the starts of persistent collective
+// requests. Included by mpi.h after <mpi.h>.
 #ifndef COLLTUNE_SHIM_MPI_COUNTED_PMPI_H_
 #define COLLTUNE_SHIM_MPI_COUNTED_PMPI_H_
 
@@ -19,8 +23,27 @@
   X(Ineighbor_allgatherv) X(Ineighbor_alltoall) X(Ineighbor_alltoallv)           \
   X(Ineighbor_alltoallw)
 
+#define COLLTUNE_REQUEST_PMPI_FUNCTIONS(X) X(Start) X(Startall) X(Request_free)
+
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#endif
+
 #if defined(MPI_VERSION) && MPI_VERSION >= 4
 #define COLLTUNE_HAVE_PERSISTENT_COLLECTIVES 1
+#define COLLTUNE_PERSISTENT_PMPI(name) PMPI_##name
+#define COLLTUNE_PERSISTENT_PMPI_PREFIX "PMPI_"
+#define COLLTUNE_PERSISTENT_NAME(name) MPI_##name
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define COLLTUNE_HAVE_PERSISTENT_COLLECTIVES 1
+#define COLLTUNE_PERSISTENT_PMPI(name) PMPIX_##name
+#define COLLTUNE_PERSISTENT_PMPI_PREFIX "PMPIX_"
+#define COLLTUNE_PERSISTENT_NAME(name) MPIX_##name
+#else
+#define COLLTUNE_HAVE_PERSISTENT_COLLECTIVES 0
+#endif
+
+#if COLLTUNE_HAVE_PERSISTENT_COLLECTIVES
 #define COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(X)                                    \
   X(Allgather_init) X(Allgatherv_init) X(Allreduce_init) X(Alltoall_init)        \
   X(Alltoallv_init) X(Alltoallw_init) X(Barrier_init) X(Bcast_init)              \
@@ -34,7 +57,8 @@
 #define COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(X)
 #endif
 
+// (The persistent ones are looked up under their own prefix: pmpi.cc.)
 #define COLLTUNE_COUNTED_PMPI_FUNCTIONS(X) \
-  COLLTUNE_NONBLOCKING_PMPI_FUNCTIONS(X) COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(X)
+  COLLTUNE_NONBLOCKING_PMPI_FUNCTIONS(X) COLLTUNE_REQUEST_PMPI_FUNCTIONS(X)
 
 #endif  // COLLTUNE_SHIM_MPI_COUNTED_PMPI_H_

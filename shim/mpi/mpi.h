@@ -49,7 +49,7 @@
 // Handle conversions are functions in Open MPI (the Fortran entry points
 // call them), macros in MPICH.
 #if defined(OPEN_MPI)
-#define COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X) X(Comm_f2c) X(Type_f2c) X(Op_f2c)
+#define COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X) X(Comm_f2c) X(Type_f2c) X(Op_f2c) X(Request_f2c)
 #else
 #define COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X)
 #endif
@@ -58,12 +58,17 @@ namespace colltune::shim::pmpi {
 #define COLLTUNE_PMPI_DECLARE(name) extern decltype(&::PMPI_##name) name;
 COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE)
 #undef COLLTUNE_PMPI_DECLARE
+#define COLLTUNE_PMPI_DECLARE_PERSISTENT(name) \
+  extern decltype(&::COLLTUNE_PERSISTENT_PMPI(name)) name;
+COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE_PERSISTENT)
+#undef COLLTUNE_PMPI_DECLARE_PERSISTENT
 }  // namespace colltune::shim::pmpi
 
 #if defined(OPEN_MPI)
 #define PMPI_Comm_f2c ::colltune::shim::pmpi::Comm_f2c
 #define PMPI_Type_f2c ::colltune::shim::pmpi::Type_f2c
 #define PMPI_Op_f2c ::colltune::shim::pmpi::Op_f2c
+#define PMPI_Request_f2c ::colltune::shim::pmpi::Request_f2c
 #endif
 #define PMPI_Abort ::colltune::shim::pmpi::Abort
 #define PMPI_Allgather ::colltune::shim::pmpi::Allgather

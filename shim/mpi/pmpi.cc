@@ -65,6 +65,13 @@ struct Stub<R (*)(A...)> {
   decltype(name) name = &Stub<decltype(name)>::Call<&name, kName_##name>;
 COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_DEFINE)
 #undef COLLTUNE_PMPI_DEFINE
+#define COLLTUNE_PMPI_DEFINE_PERSISTENT(name)                       \
+  namespace {                                                       \
+  constexpr char kName_##name[] = COLLTUNE_PERSISTENT_PMPI_PREFIX #name; \
+  }                                                                 \
+  decltype(name) name = &Stub<decltype(name)>::Call<&name, kName_##name>;
+COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(COLLTUNE_PMPI_DEFINE_PERSISTENT)
+#undef COLLTUNE_PMPI_DEFINE_PERSISTENT
 
 FortranSentinels fortran_sentinels;
 
@@ -123,6 +130,10 @@ bool Lookup(bool search_all) {
 #define COLLTUNE_PMPI_BIND(name) Bind(handle, "PMPI_" #name, &name);
   COLLTUNE_PMPI_FUNCTIONS(COLLTUNE_PMPI_BIND)
 #undef COLLTUNE_PMPI_BIND
+#define COLLTUNE_PMPI_BIND_PERSISTENT(name) \
+  Bind(handle, COLLTUNE_PERSISTENT_PMPI_PREFIX #name, &name);
+  COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(COLLTUNE_PMPI_BIND_PERSISTENT)
+#undef COLLTUNE_PMPI_BIND_PERSISTENT
 #if defined(OPEN_MPI)
   // Handle objects are data: a program that names MPI_COMM_WORLD holds a
   // copy of the object (a copy relocation) that libmpi itself then uses, so
