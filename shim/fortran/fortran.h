@@ -12,8 +12,13 @@
 #ifndef COLLTUNE_SHIM_FORTRAN_FORTRAN_H_
 #define COLLTUNE_SHIM_FORTRAN_FORTRAN_H_
 
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <functional>
 #include <new>
+#include <tuple>
 
 #include "shim/mpi/mpi.h"
 #include "shim/mpi/pmpi.h"
@@ -58,11 +63,13 @@ inline const int* Ints(const MPI_Fint* a) { return reinterpret_cast<const int*>(
 inline MPI_Datatype TypeOf(MPI_Fint f) { return PMPI_Type_f2c(f); }
 inline MPI_Op OpOf(MPI_Fint f) { return PMPI_Op_f2c(f); }
 inline MPI_Comm CommOf(MPI_Fint f) { return PMPI_Comm_f2c(f); }
+inline MPI_Request RequestOf(MPI_Fint f) { return PMPI_Request_f2c(f); }
 #else
 // MPICH's conversions are casts (macros of its mpi.h).
 inline MPI_Datatype TypeOf(MPI_Fint f) { return MPI_Type_f2c(f); }
 inline MPI_Op OpOf(MPI_Fint f) { return MPI_Op_f2c(f); }
 inline MPI_Comm CommOf(MPI_Fint f) { return MPI_Comm_f2c(f); }
+inline MPI_Request RequestOf(MPI_Fint f) { return MPI_Request_f2c(f); }
 #endif
 
 // An array of type handles converted for one call (MPI_Alltoallw): one per
@@ -101,6 +108,40 @@ class TypesOf {
 inline void SetError(MPI_Fint* ierror, int rc) {
   if (ierror != nullptr) *ierror = rc;
 }
+
+// A Fortran routine of the library the shim forwards to unchanged (the
+// counted collectives, MPI_START & co.): a pointer in `Slot` that starts on
+// Stub, which looks the routine up by `Name` (a profiling name the shim
+// never defines, pmpi_iallreduce_: in the library the entry points came
+// from, else anywhere in the process), stores it and calls it. A routine
+// not found fails the call with MPI_ERR_OTHER and one line on stderr.
+template <class F>
+struct Library;
+template <class... A>
+struct Library<void (*)(A...)> {
+  using Fn = void (*)(A...);
+  template <std::atomic<Fn>* Slot, const char* Name>
+  static void Stub(A... args) {
+    void* sym = pmpi::Symbol(Name);
+    if (sym == nullptr) sym = dlsym(RTLD_DEFAULT, Name);
+    if (sym == nullptr) {
+      static std::atomic<bool> said{false};
+      if (!said.exchange(true)) {
+        static const char kLine[] = "colltune: a Fortran routine of MPI is missing: ";
+        ssize_t ignored = write(2, kLine, sizeof kLine - 1);
+        ignored = write(2, Name, __builtin_strlen(Name));
+        ignored = write(2, "\n", 1);
+        (void)ignored;
+      }
+      // IERROR is the last argument.
+      SetError(std::get<sizeof...(A) - 1>(std::forward_as_tuple(args...)), MPI_ERR_OTHER);
+      return;
+    }
+    const Fn f = reinterpret_cast<Fn>(sym);
+    Slot->store(f, std::memory_order_relaxed);
+    f(args...);
+  }
+};
 
 }  // namespace colltune::shim::fortran
 
