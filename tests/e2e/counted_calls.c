@@ -11,10 +11,26 @@
  * 32 B, ibcast 100 ints = 400 B, ibarrier 0, neighbor_alltoall 2 ints per
  * neighbour = 8 B, ineighbor_allgather 1 int = 4 B, neighbor_alltoallv 0
  * (v variants count at 0 bytes), iallreduce on an inter-communicator 1 int =
- * 4 B, allreduce_init 16 ints = 64 B, neighbor_alltoall_init 2 ints = 8 B.
+ * 4 B, allreduce_init 16 ints = 64 B, neighbor_alltoall_init 2 ints = 8 B,
+ * barrier_init 0, bcast_init 8 doubles = 64 B; each MPI_Start of a
+ * persistent collective request counts as <name>_start in its
+ * initialization's bucket, an MPI_Startall once per persistent collective
+ * request in it (point-to-point requests in it, and started alone, count
+ * nothing). Persistent collectives are MPI-4's MPI_*_init (MPICH 4) or Open
+ * MPI 4.1's MPIX_*_init (its pcollreq extension).
  * Rank r makes (r % 2) more ibcast calls on a duplicate of MPI_COMM_SELF
  * than the others: counts are per rank, summed. */
 #include <mpi.h>
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#endif
+#if MPI_VERSION >= 4
+#define PERSISTENT(name) MPI_##name
+#define HAVE_PERSISTENT 1
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define PERSISTENT(name) MPIX_##name
+#define HAVE_PERSISTENT 1
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,15 +188,17 @@ int main(int argc, char** argv) {
     MPI_Comm_free(&half);
   }
 
-#if MPI_VERSION >= 4
+#if HAVE_PERSISTENT
   /* Persistent: 1 x MPI_Allreduce_init of 16 ints, started 6 times. */
   {
     int in[16], out[16];
-    MPI_Allreduce_init(in, out, 16, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    PERSISTENT(Allreduce_init)(in, out, 16, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                               &req);
     Count("allreduce_init", 16 * sizeof(int));
     for (int it = 0; it < 6; ++it) {
       for (int i = 0; i < 16; ++i) in[i] = rank * it + i;
       MPI_Start(&req);
+      Count("allreduce_init_start", 16 * sizeof(int));
       MPI_Wait(&req, MPI_STATUS_IGNORE);
       int ok = 1;
       for (int i = 0; i < 16; ++i) ok &= out[i] == it * size * (size - 1) / 2 + size * i;
@@ -191,18 +209,63 @@ int main(int argc, char** argv) {
   /* 1 x MPI_Neighbor_alltoall_init of 2 ints per neighbour, started 3 times. */
   {
     int send[4], recv[4];
-    MPI_Neighbor_alltoall_init(send, 2, MPI_INT, recv, 2, MPI_INT, ring, MPI_INFO_NULL,
-                               &req);
+    PERSISTENT(Neighbor_alltoall_init)(send, 2, MPI_INT, recv, 2, MPI_INT, ring, MPI_INFO_NULL,
+                                       &req);
     Count("neighbor_alltoall_init", 2 * sizeof(int));
     for (int it = 0; it < 3; ++it) {
       for (int i = 0; i < 4; ++i) send[i] = me * 10 + it + i;
       MPI_Start(&req);
+      Count("neighbor_alltoall_init_start", 2 * sizeof(int));
       MPI_Wait(&req, MPI_STATUS_IGNORE);
       Expect(recv[0] == left * 10 + it + 2 && recv[1] == left * 10 + it + 3 &&
                  recv[2] == right * 10 + it && recv[3] == right * 10 + it + 1,
              "neighbor_alltoall_init started", rank);
     }
     MPI_Request_free(&req);
+  }
+  /* MPI_Startall, 4 times, of a barrier_init, a bcast_init of 8 doubles
+   * and a persistent send/receive pair around the ring (not counted). */
+  {
+    MPI_Request reqs[4];
+    double bc[8];
+    int sendv = 0, recvv = -1;
+    PERSISTENT(Barrier_init)(MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]);
+    Count("barrier_init", 0);
+    PERSISTENT(Bcast_init)(bc, 8, MPI_DOUBLE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[1]);
+    Count("bcast_init", 8 * sizeof(double));
+    MPI_Send_init(&sendv, 1, MPI_INT, right, 3, ring, &reqs[2]);
+    MPI_Recv_init(&recvv, 1, MPI_INT, left, 3, ring, &reqs[3]);
+    for (int it = 0; it < 4; ++it) {
+      for (int i = 0; i < 8; ++i) bc[i] = rank == 0 ? 10.0 * it + i : -1.0;
+      sendv = 100 * it + me;
+      MPI_Startall(4, reqs);
+      Count("barrier_init_start", 0);
+      Count("bcast_init_start", 8 * sizeof(double));
+      MPI_Waitall(4, reqs, MPI_STATUSES_IGNORE);
+      int ok = recvv == 100 * it + left;
+      for (int i = 0; i < 8; ++i) ok &= bc[i] == 10.0 * it + i;
+      Expect(ok, "startall of persistent collectives and point-to-point", rank);
+    }
+    for (int i = 0; i < 4; ++i) MPI_Request_free(&reqs[i]);
+  }
+  /* Freed collective requests are forgotten: point-to-point persistent
+   * requests made now (perhaps at the same handles) count nothing. */
+  {
+    MPI_Request pair[2];
+    int sendv = 0, recvv = -1;
+    for (int round = 0; round < 2; ++round) {
+      MPI_Send_init(&sendv, 1, MPI_INT, right, 4, ring, &pair[0]);
+      MPI_Recv_init(&recvv, 1, MPI_INT, left, 4, ring, &pair[1]);
+      for (int it = 0; it < 2; ++it) {
+        sendv = 7 * it + me + round;
+        MPI_Start(&pair[1]);
+        MPI_Start(&pair[0]);
+        MPI_Waitall(2, pair, MPI_STATUSES_IGNORE);
+        Expect(recvv == 7 * it + left + round, "persistent send/receive", rank);
+      }
+      MPI_Request_free(&pair[0]);
+      MPI_Request_free(&pair[1]);
+    }
   }
 #endif
   MPI_Comm_free(&ring);

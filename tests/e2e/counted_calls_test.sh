@@ -2,17 +2,22 @@
 # Non-blocking, persistent and neighbourhood collectives are counted, not
 # tuned: a job (counted_calls.c) makes a known number of MPI_Iallreduce,
 # MPI_Ibcast, MPI_Ibarrier, MPI_Neighbor_alltoall, MPI_Ineighbor_allgather
-# and MPI_Neighbor_alltoallv calls (and, under MPICH, MPI_Allreduce_init and
-# MPI_Neighbor_alltoall_init requests started in loops), on a cartesian
-# communicator and an inter-communicator too, checks every result, and prints
-# its own counts summed over ranks. Under the shim with a real daemon, the
+# and MPI_Neighbor_alltoallv calls, persistent allreduce, neighbor_alltoall,
+# barrier and bcast requests (MPICH: MPI_*_init; Open MPI 4.1: MPIX_*_init)
+# started in loops with MPI_Start and MPI_Startall next to point-to-point
+# persistent requests, on a cartesian communicator and an inter-communicator
+# too, checks every result, and prints its own counts summed over ranks.
+# counted_calls_f.F90 does the same from Fortran in its three bindings
+# (mpif.h, use mpi, use mpi_f08), built here with each library's mpif90:
+# Open MPI's Fortran routines call PMPI_* past the C wrappers, MPICH's mostly
+# call the C MPI_* ones (no call may count twice). Under the shim with a real daemon, the
 # counts `colltune jobs` shows for the job's report must equal the program's
 # exactly, per collective and size bucket, under Open MPI and MPICH. The
 # program's results are the same without the shim, and with
 # COLLTUNE_DISABLE=1 nothing is reported.
 #
 # Args: colltuned colltune counted_calls_openmpi counted_calls_mpich
-#       libcolltune.so libcolltune-mpich.so
+#       libcolltune.so libcolltune-mpich.so counted_calls_f.F90
 source tests/lib/testlib.sh
 COLLTUNED=$(abspath "$1")
 COLLTUNE_CLI=$(abspath "$2")
@@ -20,6 +25,7 @@ APP_OMPI=$(abspath "$3")
 APP_MPICH=$(abspath "$4")
 SHIM_OMPI=$(abspath "$5")
 SHIM_MPICH=$(abspath "$6")
+FORTRAN_SRC=$(abspath "$7")
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 export COLLTUNE_AGENT="$COLLTUNE_CLI" COLLTUNE_CACHE_DIR="$T_TMP/cache"
@@ -107,11 +113,69 @@ check_library() {
     'grep -q "results verified" <<<"$1" && [ "$2" = "$3" ]' _ "$out" "$before" "$(jobs_total)"
 }
 
+# A Fortran job (binding $3 of counted_calls_f.F90) under library $1: its
+# results, and the report's counts equal its own exactly.
+check_fortran() {
+  local lib=$1 library=$2 b=$3 app out mine theirs label
+  label="$library Fortran ${BINDING_NAME[$b]}"
+  app="$T_TMP/counted_f_${lib}_$b"
+  if [ ! -x "$app" ]; then
+    fail "$label: built"
+    return
+  fi
+  if [ "$lib" = openmpi ]; then
+    out=$(run_openmpi -np 4 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_AGENT \
+      -x COLLTUNE_CACHE_DIR -x COLLTUNE_SPOOL_DIR="$T_TMP/spool" -x COLLTUNE_VERBOSE=1 "$app" 2>&1)
+  else
+    out=$(LD_PRELOAD="$SHIM_MPICH" COLLTUNE_SERVER="$SERVER" COLLTUNE_SPOOL_DIR="$T_TMP/spool" \
+      COLLTUNE_VERBOSE=1 run_mpich -np 4 "$app" 2>&1)
+  fi
+  check "$label: the job verifies its results under the shim" grep -q "results verified" <<<"$out"
+  check "$label: the job sends its report" grep -q "and sent to $SERVER" <<<"$out"
+  mine=$(own_counts "$out")
+  theirs=$(reported "$library" counts)
+  if [ -n "$mine" ] && [ "$mine" = "$theirs" ]; then
+    pass "$label: colltune jobs shows exactly the program's counts ($(wc -l <<<"$mine") cells)"
+  else
+    fail "$label: colltune jobs shows exactly the program's counts" \
+      "$(diff <(echo "$mine") <(echo "$theirs"))"
+  fi
+}
+
 check_library "Open MPI" "Open MPI" run_openmpi "$APP_OMPI" "$SHIM_OMPI"
+check "Open MPI: MPIX_ persistent collectives counted per initialization and per start" bash -c '
+  grep -qx "allreduce_init 64 4" <<<"$1" && grep -qx "allreduce_init_start 64 24" <<<"$1" &&
+  grep -qx "neighbor_alltoall_init_start 8 12" <<<"$1" && grep -qx "bcast_init_start 64 16" <<<"$1" &&
+  grep -qx "barrier_init_start 0 16" <<<"$1"' _ "$(reported "Open MPI" counts)"
 check_library "MPICH" "MPICH" run_mpich "$APP_MPICH" "$SHIM_MPICH"
-check "MPICH: persistent collectives counted per initialization" bash -c '
-  grep -qx "allreduce_init 64 4" <<<"$1" && grep -qx "neighbor_alltoall_init 8 4" <<<"$1"' _ \
+check "MPICH: persistent collectives counted per initialization and per start" bash -c '
+  grep -qx "allreduce_init 64 4" <<<"$1" && grep -qx "neighbor_alltoall_init 8 4" <<<"$1" &&
+  grep -qx "allreduce_init_start 64 24" <<<"$1" && grep -qx "neighbor_alltoall_init_start 8 12" <<<"$1" &&
+  grep -qx "bcast_init_start 64 16" <<<"$1" && grep -qx "barrier_init_start 0 16" <<<"$1"' _ \
   "$(reported "MPICH" counts)"
-check "MPICH: persistent kinds" grep -qx "allreduce_init persistent 127" <<<"$(reported MPICH kinds)"
+check "MPICH: persistent kinds" bash -c '
+  grep -qx "allreduce_init persistent 127" <<<"$1" &&
+  grep -qx "allreduce_init_start persistent 127" <<<"$1" &&
+  grep -qx "neighbor_alltoall_init_start neighborhood 15" <<<"$1"' _ "$(reported MPICH kinds)"
+
+# Fortran, three bindings, both libraries.
+BINDING_NAME=([1]="mpif.h" [2]="use mpi" [3]="use mpi_f08")
+for lib in openmpi mpich; do
+  defs=()
+  [ "$lib" = openmpi ] && defs=(-DOMPI)
+  for b in 1 2 3; do
+    if ! out=$("mpif90.$lib" -cpp -O1 -fallow-argument-mismatch -DBINDING=$b "${defs[@]}" \
+               "$FORTRAN_SRC" -o "$T_TMP/counted_f_${lib}_$b" 2>&1); then
+      fail "build counted_calls_f.F90 ($lib, binding $b)" "$out"
+    fi
+  done
+done
+out=$(run_openmpi -np 4 "$T_TMP/counted_f_openmpi_3" 2>&1)
+check "Open MPI Fortran use mpi_f08: the job verifies its results without the shim" \
+  grep -q "results verified" <<<"$out"
+for b in 1 2 3; do
+  check_fortran openmpi "Open MPI" $b
+  check_fortran mpich "MPICH" $b
+done
 check "colltuned survived" kill -0 "$DAEMON_PID"
 finish
