@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # What colltuned sustains on this machine, in one run (bench/daemon_load.cc):
-# 200 clients fetching the table at once the way MPI_Init does (p50/p99
-# latency, target p99 < 2 ms on loopback), then job reports ingested by
+# 200 clients fetching the table the way MPI_Init does (p50/p99 latency,
+# target p99 < 2 ms on loopback), first paced at --rate fetches per second
+# (default 1000: independent jobs starting at random times, more than a
+# Slurm controller starts), then all at once back to back (a closed loop,
+# whose latency is 200 / throughput), then job reports ingested by
 # several senders while the web view is read (target >= 10,000 reports per
 # minute). The daemon runs on a fresh database, unix socket and loopback TCP.
 #
-#   scripts/daemon_load.sh [--clients 200] [--fetches 20] [--reports 5000] [--reporters 4]
+#   scripts/daemon_load.sh [--clients 200] [--fetches 20] [--rate 1000] [--reports 5000] [--reporters 4]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ARGS=()
+RATE=1000
 while [ $# -gt 0 ]; do
   case "$1" in
+    --rate) RATE=$2; shift 2 ;;
     --clients|--fetches|--reports|--reporters) ARGS+=("$1" "$2"); shift 2 ;;
-    *) echo "usage: scripts/daemon_load.sh [--clients N] [--fetches N] [--reports N] [--reporters N]" >&2; exit 2 ;;
+    *) echo "usage: scripts/daemon_load.sh [--clients N] [--fetches N] [--rate N] [--reports N] [--reporters N]" >&2; exit 2 ;;
   esac
 done
 scripts/install-deps.sh
@@ -30,4 +35,4 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 echo "colltuned: unix socket, $(nproc) cores"
-"$BIN/bench/colltune-daemon-load" --server "unix:$WORK/s" --http "127.0.0.1:$HTTP_PORT" "${ARGS[@]}"
+"$BIN/bench/colltune-daemon-load" --server "unix:$WORK/s" --http "127.0.0.1:$HTTP_PORT" --rate "$RATE" "${ARGS[@]}"
