@@ -26,9 +26,9 @@
 // One job is one sample, whatever it reports, so no single job moves a
 // decision. Nor does a single user: an algorithm's online evidence counts
 // only when its jobs come from at least `min_uids` distinct uids (the uids
-// munged vouched for, colltuned --auth munge; a job whose sender is not
-// authenticated counts as a uid of its own, so under --auth none the rule
-// is inert). Finally administrators' pins override their ranges.
+// munged vouched for, colltuned --auth munge, or the kernel for the unix
+// socket's peers; a job whose sender is unknown counts as a uid of its own,
+// so under --auth none on TCP the rule is inert). Finally administrators' pins override their ranges.
 //
 // Irregular collectives are measured at (block-size distribution, size)
 // points; at a size, an algorithm replaces default if it is the choice at a

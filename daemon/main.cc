@@ -82,8 +82,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--online-min-uids", options.engine.min_uids,
                  "Job reports count for an algorithm only when they come from "
-                 "this many distinct uids (--auth munge; a report of an "
-                 "unauthenticated sender counts as its own uid)")
+                 "this many distinct uids (munged's, or the unix socket's "
+                 "peers'; a report of an unknown sender counts as its own uid)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   app.add_option("--online-window", options.online_window,
@@ -247,9 +247,22 @@ int main(int argc, char** argv) {
     return 1;
   }
   colltune::daemon::Tuner tuner(store->get(), options, metrics->get());
-  colltune::daemon::TuningService service(&tuner, &token, upload_auth->get());
+  // Unix-socket peers as the kernel names them (SO_PEERCRED). In a user
+  // namespace that maps only some ids (systemd's PrivateUsers=yes), the
+  // others all look like the overflow uid and are not identified.
+  colltune::daemon::PeerCredentials peers(colltune::daemon::IdMapping::CurrentUids(),
+                                          colltune::daemon::IdMapping::CurrentGids());
+  if (unix_listener && !colltune::daemon::IdMapping::CurrentUids().complete()) {
+    spdlog::warn(
+        "colltuned runs in a user namespace that maps only some uids (e.g. "
+        "systemd PrivateUsers=yes): unix-socket peers of unmapped uids are not "
+        "identified{}",
+        auth_mode == "munge" ? " and need a MUNGE credential" : "");
+  }
+  colltune::daemon::TuningService service(&tuner, &token, upload_auth->get(),
+                                          &peers);
   auto server = colltune::daemon::StartServer(listen, &service, metrics->get(),
-                                              tls.get());
+                                              tls.get(), &peers);
   if (!server.ok()) {
     spdlog::error("{}", server.status().ToString());
     return 1;

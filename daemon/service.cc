@@ -1,13 +1,5 @@
 #include "daemon/service.h"
 
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "common/limits.h"
 #include "daemon/rpc_metrics.h"
 
@@ -25,33 +17,6 @@ grpc::Status Reply(absl::StatusOr<Response> result, Response* out) {
   if (!result.ok()) return ToGrpc(result.status());
   *out = std::move(*result);
   return grpc::Status::OK;
-}
-
-// A unix socket path that nobody listens on is left over from a daemon that
-// died; one that answers belongs to a running daemon.
-absl::Status PrepareUnixSocket(const std::string& path) {
-  struct stat st;
-  if (lstat(path.c_str(), &st) != 0) return absl::OkStatus();
-  if (!S_ISSOCK(st.st_mode)) {
-    return absl::FailedPreconditionError(path +
-                                         " exists and is not a unix socket");
-  }
-  if (path.size() >= sizeof(sockaddr_un::sun_path)) {
-    return absl::InvalidArgumentError("unix socket path too long: " + path);
-  }
-  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return absl::InternalError(strerror(errno));
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  memcpy(addr.sun_path, path.data(), path.size());
-  const bool live =
-      connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  close(fd);
-  if (live) {
-    return absl::AlreadyExistsError("another daemon is listening on " + path);
-  }
-  unlink(path.c_str());
-  return absl::OkStatus();
 }
 
 // The MUNGE credential a call carries, empty if none.
@@ -77,8 +42,9 @@ grpc::Status TuningService::UploadMeasurements(
     v1::UploadMeasurementsResponse* out) {
   if (auth_ != nullptr && auth_->munge()) {
     std::string cause;
-    absl::StatusOr<Uploader> who = auth_->Authenticate(
-        Credential(ctx), auth::BindingFor(*r), /*report=*/false, &cause);
+    absl::StatusOr<Uploader> who =
+        auth_->Authenticate(Credential(ctx), auth::BindingFor(*r), Peer(ctx),
+                            /*report=*/false, &cause);
     if (!who.ok()) {
       auth_->LogRefusal("UploadMeasurements", cause, who.status());
       return ToGrpc(who.status());
@@ -90,16 +56,20 @@ grpc::Status TuningService::UploadMeasurements(
 grpc::Status TuningService::ReportJob(grpc::ServerContext* ctx,
                                       const v1::ReportJobRequest* r,
                                       v1::ReportJobResponse* out) {
+  const std::optional<PeerIdentity> peer = Peer(ctx);
   Uploader from;
-  if (auth_ != nullptr && auth_->munge()) {
+  if (auth_ != nullptr) {
     std::string cause;
     absl::StatusOr<Uploader> who = auth_->Authenticate(
-        Credential(ctx), auth::BindingFor(*r), /*report=*/true, &cause);
+        Credential(ctx), auth::BindingFor(*r), peer, /*report=*/true, &cause);
     if (!who.ok()) {
       auth_->LogRefusal("ReportJob", cause, who.status());
       return ToGrpc(who.status());
     }
     from = *who;
+  } else if (peer) {
+    from.uid = peer->uid;
+    from.gid = peer->gid;
   }
   return Reply(tuner_->ReportJob(*r, from), out);
 }
@@ -160,17 +130,29 @@ absl::Status TuningService::CheckAdmin(
   const std::string_view presented =
       it == metadata.end() ? std::string_view()
                            : std::string_view(it->second.data(), it->second.size());
-  // Without a token, a MUNGE credential of uid 0 or of --admin-group will do.
+  // Without a token, with --auth munge, a MUNGE credential of uid 0 or of
+  // --admin-group will do, and so will such a unix-socket peer. Under
+  // --auth none only the token opens these calls, as it always did: a
+  // daemon authenticating nothing does not start trusting root's socket
+  // connections unasked.
   const std::string_view credential = Credential(ctx);
-  if (presented.empty() && !credential.empty() && auth_ != nullptr &&
-      auth_->munge()) {
-    std::string cause;
-    absl::Status s = auth_->AuthorizeAdmin(
-        credential, auth::AdminBindingFor(rpc, profile_id, request), &cause);
-    if (!s.ok()) auth_->LogRefusal(rpc, cause, s);
-    return s;
+  if (presented.empty() && auth_ != nullptr && auth_->munge()) {
+    const std::optional<PeerIdentity> peer = Peer(ctx);
+    if (!credential.empty() || peer) {
+      std::string cause;
+      absl::Status s = auth_->AuthorizeAdmin(
+          credential, auth::AdminBindingFor(rpc, profile_id, request), peer,
+          &cause);
+      if (!s.ok()) auth_->LogRefusal(rpc, cause, s);
+      return s;
+    }
   }
   return token_->Check(presented);
+}
+
+std::optional<PeerIdentity> TuningService::Peer(const grpc::ServerContext* ctx) const {
+  if (peers_ == nullptr) return std::nullopt;
+  return peers_->Find(ctx->peer());
 }
 
 grpc::Status TuningService::RollbackTable(grpc::ServerContext* ctx,
@@ -200,24 +182,41 @@ grpc::Status TuningService::Unpin(grpc::ServerContext* ctx,
   return Reply(tuner_->Unpin(*r), out);
 }
 
-absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
+void RpcServer::Shutdown(std::chrono::system_clock::time_point deadline) {
+  if (shut_down_) return;
+  shut_down_ = true;
+  // No connection may be handed to gRPC once it shuts down.
+  if (unix_) unix_->Stop();
+  if (deadline == std::chrono::system_clock::time_point::max()) {
+    server_->Shutdown();
+  } else {
+    server_->Shutdown(deadline);
+  }
+}
+
+absl::StatusOr<std::unique_ptr<RpcServer>> StartServer(
     const std::string& address, TuningService* service, Metrics* metrics,
-    const TlsFiles* tls) {
+    const TlsFiles* tls, PeerCredentials* peers) {
+  std::unique_ptr<UnixListener> unix_listener;
   if (address.rfind("unix:", 0) == 0) {
     std::string path = address.substr(5);
     if (path.rfind("//", 0) == 0) path = path.substr(2);
-    if (absl::Status s = PrepareUnixSocket(path); !s.ok()) return s;
+    absl::StatusOr<std::unique_ptr<UnixListener>> listening = UnixListener::Listen(path);
+    if (!listening.ok()) return listening.status();
+    unix_listener = std::move(*listening);
   }
   grpc::ServerBuilder builder;
   int port = 0;
-  std::shared_ptr<grpc::ServerCredentials> credentials =
-      grpc::InsecureServerCredentials();
-  if (tls != nullptr) {
-    grpc::SslServerCredentialsOptions ssl;
-    ssl.pem_key_cert_pairs.push_back({tls->key_pem, tls->cert_pem});
-    credentials = grpc::SslServerCredentials(ssl);
+  if (unix_listener == nullptr) {
+    std::shared_ptr<grpc::ServerCredentials> credentials =
+        grpc::InsecureServerCredentials();
+    if (tls != nullptr) {
+      grpc::SslServerCredentialsOptions ssl;
+      ssl.pem_key_cert_pairs.push_back({tls->key_pem, tls->cert_pem});
+      credentials = grpc::SslServerCredentials(ssl);
+    }
+    builder.AddListeningPort(address, credentials, &port);
   }
-  builder.AddListeningPort(address, credentials, &port);
   builder.SetMaxReceiveMessageSize(limits::kMaxRequestBytes);
   builder.SetMaxSendMessageSize(limits::kMaxRequestBytes);
   builder.RegisterService(service);
@@ -228,10 +227,11 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
     builder.experimental().SetInterceptorCreators(std::move(interceptors));
   }
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (server == nullptr || port == 0) {
+  if (server == nullptr || (unix_listener == nullptr && port == 0)) {
     return absl::UnavailableError("cannot listen on " + address);
   }
-  return server;
+  if (unix_listener != nullptr) unix_listener->Serve(server.get(), peers);
+  return std::make_unique<RpcServer>(std::move(server), std::move(unix_listener));
 }
 
 }  // namespace colltune::daemon

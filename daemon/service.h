@@ -4,7 +4,9 @@
 #ifndef COLLTUNE_DAEMON_SERVICE_H_
 #define COLLTUNE_DAEMON_SERVICE_H_
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <grpcpp/grpcpp.h>
@@ -12,7 +14,9 @@
 #include "absl/status/statusor.h"
 #include "daemon/auth.h"
 #include "daemon/metrics.h"
+#include "daemon/peer_credentials.h"
 #include "daemon/tuner.h"
+#include "daemon/unix_listener.h"
 #include "daemon/upload_auth.h"
 #include "proto/colltune.grpc.pb.h"
 
@@ -30,9 +34,12 @@ class TuningService final
   // kAdminTokenHeader).
   // `auth` (maybe null: --auth none) authenticates ReportJob and
   // UploadMeasurements and lets MUNGE administrators in (upload_auth.h).
+  // `peers` (maybe null: none identified) names the senders of calls on the
+  // unix socket (peer_credentials.h; StartServer records them there).
   TuningService(Tuner* tuner, const AdminToken* token,
-                UploadAuth* auth = nullptr)
-      : tuner_(tuner), token_(token), auth_(auth) {}
+                UploadAuth* auth = nullptr,
+                const PeerCredentials* peers = nullptr)
+      : tuner_(tuner), token_(token), auth_(auth), peers_(peers) {}
 
   grpc::ServerUnaryReactor* GetTable(grpc::CallbackServerContext* ctx,
                                      const v1::GetTableRequest* r,
@@ -75,23 +82,52 @@ class TuningService final
   absl::Status CheckAdmin(const grpc::ServerContext* ctx, std::string_view rpc,
                           int64_t profile_id,
                           const google::protobuf::Message& request) const;
+  // The unix-socket peer of the call, looked up as the call starts (see
+  // peer_credentials.h on why its descriptor number is still its own).
+  std::optional<PeerIdentity> Peer(const grpc::ServerContext* ctx) const;
 
   Tuner* tuner_;
   const AdminToken* token_;
   UploadAuth* auth_;
+  const PeerCredentials* peers_;
 };
 
 // Starts a gRPC server for `service` on `address` ("unix:/path" or
 // "host:port"), with the contract's request size limit. A stale unix socket
-// file left by a dead daemon is removed; a live one is an error. With
-// `metrics`, every call is counted and timed there (rpc_metrics.h).
-// With `tls` (cert and key PEM), a TCP listener speaks TLS (gRPC's own).
+// file left by a dead daemon is removed; a live one is an error. A unix
+// socket is accepted by colltuned itself (unix_listener.h), each peer's
+// credentials recorded in `peers` (maybe null). With `metrics`, every call
+// is counted and timed there (rpc_metrics.h). With `tls` (cert and key
+// PEM), a TCP listener speaks TLS (gRPC's own).
 struct TlsFiles {
   std::string cert_pem, key_pem;
 };
-absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
+
+// The running server: gRPC's, and for a unix socket the accept thread that
+// feeds it. Destroying it shuts both down and removes the socket file.
+class RpcServer {
+ public:
+  RpcServer(std::unique_ptr<grpc::Server> server,
+            std::unique_ptr<UnixListener> unix_listener)
+      : server_(std::move(server)), unix_(std::move(unix_listener)) {}
+  ~RpcServer() { Shutdown(std::chrono::system_clock::now()); }
+
+  // Stops accepting, then waits for calls in progress until `deadline` (after
+  // which they are cancelled). Idempotent.
+  void Shutdown(std::chrono::system_clock::time_point deadline =
+                    std::chrono::system_clock::time_point::max());
+  grpc::Server* grpc() { return server_.get(); }
+
+ private:
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<UnixListener> unix_;
+  bool shut_down_ = false;
+};
+
+absl::StatusOr<std::unique_ptr<RpcServer>> StartServer(
     const std::string& address, TuningService* service,
-    Metrics* metrics = nullptr, const TlsFiles* tls = nullptr);
+    Metrics* metrics = nullptr, const TlsFiles* tls = nullptr,
+    PeerCredentials* peers = nullptr);
 
 }  // namespace colltune::daemon
 

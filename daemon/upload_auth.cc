@@ -103,13 +103,44 @@ absl::StatusOr<Uploader> UploadAuth::Decode(std::string_view credential,
   return who;
 }
 
-absl::StatusOr<Uploader> UploadAuth::Authenticate(std::string_view credential,
-                                                  const auth::Binding& expected,
-                                                  bool report,
-                                                  std::string* cause) {
-  if (!munge()) return Uploader{};
+absl::StatusOr<Uploader> UploadAuth::Identify(
+    std::string_view credential, const auth::Binding& expected,
+    const std::optional<PeerIdentity>& peer, std::string* cause) {
+  if (credential.empty() && peer) {
+    // The kernel's word for who connected to the unix socket.
+    Uploader who;
+    who.uid = peer->uid;
+    who.gid = peer->gid;
+    return who;
+  }
   std::string rpc;
   absl::StatusOr<Uploader> who = Decode(credential, expected, cause, &rpc);
+  if (!who.ok()) return who;
+  if (peer && peer->uid != who->uid) {
+    // A credential of another user, carried by this one (given away, or
+    // stolen before its first use).
+    *cause = "credential of another uid than the peer's";
+    return absl::PermissionDeniedError(
+        "the MUNGE credential is uid " + std::to_string(who->uid) +
+        "'s, but uid " + std::to_string(peer->uid) +
+        " sent it (the unix socket's peer)");
+  }
+  return who;
+}
+
+absl::StatusOr<Uploader> UploadAuth::Authenticate(
+    std::string_view credential, const auth::Binding& expected,
+    const std::optional<PeerIdentity>& peer, bool report, std::string* cause) {
+  if (!munge()) {
+    // Nothing is checked; a unix-socket peer is recorded for what it is.
+    Uploader who;
+    if (peer) {
+      who.uid = peer->uid;
+      who.gid = peer->gid;
+    }
+    return who;
+  }
+  absl::StatusOr<Uploader> who = Identify(credential, expected, peer, cause);
   if (!who.ok()) return who;
   auth::TokenBuckets& buckets = report ? reports_ : uploads_;
   if (!buckets.Take(who->uid, Now())) {
@@ -147,22 +178,26 @@ bool UploadAuth::InAdminGroup(uid_t uid, gid_t gid) const {
   return false;
 }
 
-absl::Status UploadAuth::AuthorizeAdmin(std::string_view credential,
-                                        const auth::Binding& expected,
-                                        std::string* cause) {
-  std::string rpc;
-  absl::StatusOr<Uploader> who = Decode(credential, expected, cause, &rpc);
-  if (!who.ok()) return who.status();
-  if (who->uid == 0 || InAdminGroup(static_cast<uid_t>(who->uid),
-                                    static_cast<gid_t>(who->gid))) {
+absl::Status UploadAuth::RequireAdmin(const Uploader& who, std::string* cause) const {
+  if (who.uid == 0 ||
+      InAdminGroup(static_cast<uid_t>(who.uid), static_cast<gid_t>(who.gid))) {
     return absl::OkStatus();
   }
   *cause = "not an administrator";
   return absl::PermissionDeniedError(
-      "uid " + std::to_string(who->uid) + " is not an administrator (uid 0" +
+      "uid " + std::to_string(who.uid) + " is not an administrator (uid 0" +
       (options_.admin_group.empty() ? std::string()
                                     : " or group " + options_.admin_group) +
-      ")");
+      "; others present the admin token)");
+}
+
+absl::Status UploadAuth::AuthorizeAdmin(std::string_view credential,
+                                        const auth::Binding& expected,
+                                        const std::optional<PeerIdentity>& peer,
+                                        std::string* cause) {
+  absl::StatusOr<Uploader> who = Identify(credential, expected, peer, cause);
+  if (!who.ok()) return who.status();
+  return RequireAdmin(*who, cause);
 }
 
 void UploadAuth::LogRefusal(std::string_view rpc, std::string_view cause,

@@ -12,6 +12,15 @@
 // before, or a MUNGE credential bound to the call from uid 0 or from a
 // member of --admin-group.
 //
+// On the unix socket the kernel names the sender (SO_PEERCRED,
+// peer_credentials.h), as trustworthy as munged's word: with --auth munge,
+// an upload or an administrative call that comes without a credential is
+// that peer's (same rate limits, same --online-min-uids rule, no Slurm job
+// id); one that comes with a credential is verified as before and refused
+// when munged's uid is not the peer's. With --auth none a peer's uid and
+// gid are recorded with its reports, nothing is refused, and administrative
+// calls still need the token.
+//
 // Every refusal is logged, at most once per cause per minute.
 #ifndef COLLTUNE_DAEMON_UPLOAD_AUTH_H_
 #define COLLTUNE_DAEMON_UPLOAD_AUTH_H_
@@ -26,6 +35,7 @@
 #include "absl/status/statusor.h"
 #include "auth/binding.h"
 #include "auth/rate_limit.h"
+#include "daemon/peer_credentials.h"
 #include "daemon/tuner.h"
 
 namespace colltune::daemon {
@@ -48,19 +58,26 @@ class UploadAuth {
   bool munge() const { return options_.mode == AuthOptions::Mode::kMunge; }
 
   // For ReportJob (report = true) and UploadMeasurements: the sender of
-  // `credential` (empty: none presented). --auth none: an unknown sender, OK.
-  // Refusals: UNAUTHENTICATED (no, forged, expired, replayed credential),
-  // PERMISSION_DENIED (bound to another request), INVALID_ARGUMENT (an
-  // oversized credential), RESOURCE_EXHAUSTED (the uid's rate), UNAVAILABLE
-  // (munged down). *cause gets a short fixed name of the reason.
+  // `credential` (empty: none presented), or with none the unix-socket
+  // `peer` (nullopt: not on the unix socket, or unidentified). --auth none:
+  // the peer (or an unknown sender), OK.
+  // Refusals: UNAUTHENTICATED (no credential and no peer; forged, expired,
+  // replayed credential), PERMISSION_DENIED (bound to another request, or
+  // made by another uid than the peer's), INVALID_ARGUMENT (an oversized
+  // credential), RESOURCE_EXHAUSTED (the uid's rate), UNAVAILABLE (munged
+  // down). *cause gets a short fixed name of the reason.
   absl::StatusOr<Uploader> Authenticate(std::string_view credential,
                                         const auth::Binding& expected,
+                                        const std::optional<PeerIdentity>& peer,
                                         bool report, std::string* cause);
 
-  // An administrative call's credential: OK for uid 0 or an --admin-group
-  // member, with the binding matching.
+  // An administrative call's credential (or, with none, its unix-socket
+  // peer; --auth munge only): OK for uid 0 or an --admin-group member, with
+  // the binding matching and munged's uid the peer's.
   absl::Status AuthorizeAdmin(std::string_view credential,
-                              const auth::Binding& expected, std::string* cause);
+                              const auth::Binding& expected,
+                              const std::optional<PeerIdentity>& peer,
+                              std::string* cause);
 
   // Logs `status` for `rpc` unless this cause was logged within a minute.
   void LogRefusal(std::string_view rpc, std::string_view cause,
@@ -74,6 +91,12 @@ class UploadAuth {
   absl::StatusOr<Uploader> Decode(std::string_view credential,
                                   const auth::Binding& expected, std::string* cause,
                                   std::string* payload_rpc);
+  // The sender: the credential's (checked against the peer), else the peer.
+  absl::StatusOr<Uploader> Identify(std::string_view credential,
+                                    const auth::Binding& expected,
+                                    const std::optional<PeerIdentity>& peer,
+                                    std::string* cause);
+  absl::Status RequireAdmin(const Uploader& who, std::string* cause) const;
   bool InAdminGroup(uid_t uid, gid_t gid) const;
 
   AuthOptions options_;

@@ -28,6 +28,9 @@ COLLTUNE=$BIN/cli/colltune
 SHIM=$BIN/shim/libcolltune.so
 
 COLLTUNED=$BIN/daemon/colltuned
+# Every job of the demo is this user's, and the daemon knows it (the unix
+# socket's SO_PEERCRED): one uid must be enough for job reports to count.
+COLLTUNED_ARGS=(--online-min-uids 1)
 source scripts/lib/daemon.sh online-demo
 
 echo "== a wrong profile: scatter_as_bcast 'measured' twice as fast as the library"

@@ -197,7 +197,7 @@ class DaemonTest : public ::testing::Test {
   std::unique_ptr<db::Store> store_;
   std::unique_ptr<Tuner> tuner_;
   std::unique_ptr<TuningService> service_;
-  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<RpcServer> server_;
   std::unique_ptr<v1::Tuning::Stub> stub_;
   bool reproducible_ = false;
 };
