@@ -1,7 +1,8 @@
 // auth_probe: sends hand-made uploads to colltuned for tests/e2e/auth_test.sh,
 // with the real client code (auth/binding.h, auth/munge.h) but control over
 // what the credential says: made by another munged, with a short TTL, saved
-// and used again, bound to a different comm size, missing, oversized, or a
+// and used again (also by another user: --credential-only saves one without
+// sending it), bound to a different comm size, missing, oversized, or a
 // request too large for the daemon. Prints one line per call, "OK" or
 // "<GRPC_CODE>: <message>", then "summary ok=N <CODE>=N ..."; exits 0 when
 // every call succeeded.
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
   int comm_size = 2, bind_comm_size = 0, ttl = 0, count = 1;
   double sleep_seconds = 0;
   size_t junk_credential = 0, pad_bytes = 0;
-  bool no_credential = false, upload = false;
+  bool no_credential = false, upload = false, credential_only = false;
   app.add_option("--server", server)->required();
   app.add_option("--job", job);
   app.add_option("--run", run);
@@ -65,6 +66,8 @@ int main(int argc, char** argv) {
   app.add_option("--count", count, "send N requests (new run id each)");
   app.add_flag("--no-credential", no_credential);
   app.add_flag("--upload", upload, "UploadMeasurements instead of ReportJob");
+  app.add_flag("--credential-only", credential_only,
+               "make the credential, write it to --save-credential, send nothing");
   CLI11_PARSE(app, argc, argv);
 
   grpc::ChannelArguments args;
@@ -117,6 +120,7 @@ int main(int argc, char** argv) {
       credential = *made;
     }
     if (!save_credential.empty()) std::ofstream(save_credential) << credential << "\n";
+    if (credential_only) return 0;
     if (sleep_seconds > 0) usleep(static_cast<useconds_t>(sleep_seconds * 1e6));
     grpc::ClientContext call;
     call.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
