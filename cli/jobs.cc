@@ -101,7 +101,8 @@ int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
       if (!seen.empty()) seen += ", ";
       seen += cell;
     }
-    // uid: who sent it, as munged vouched (colltuned --auth munge), else "-".
+    // uid: who sent it, as munged or the unix socket's peer credentials vouch,
+    // else "-".
     const std::string uid = r.has_uid() ? std::to_string(r.uid()) : "-";
     printf("%-24s %-20s %6lld %5d %6s  %s\n", r.received_at().c_str(),
            r.job_id().c_str(), static_cast<long long>(r.table_version()), r.ranks(),
