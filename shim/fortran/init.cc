@@ -14,6 +14,7 @@
 #include "shim/native/native.h"
 #include "shim/runtime/config.h"
 #include "shim/runtime/runtime.h"
+#include "shim/runtime/table_source.h"
 
 namespace colltune::shim::fortran {
 namespace {
@@ -48,6 +49,7 @@ void Start(MPI_Fint rc) {
 
 void Init(MPI_Fint* ierror) {
   MPI_Fint rc = MPI_SUCCESS;
+  PrefetchTable();
   NativeInitScope native(!DisabledByEnvironment());
   if (InitFn f = Routine<InitFn>(kInit)) {
     f(&rc);
@@ -60,6 +62,7 @@ void Init(MPI_Fint* ierror) {
 
 void InitThread(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
   MPI_Fint rc = MPI_SUCCESS;
+  PrefetchTable();
   NativeInitScope native(!DisabledByEnvironment());
   if (InitThreadFn f = Routine<InitThreadFn>(kInitThread)) {
     f(required, provided, &rc);

@@ -5,12 +5,14 @@
 #include "shim/native/native.h"
 #include "shim/runtime/config.h"
 #include "shim/runtime/runtime.h"
+#include "shim/runtime/table_source.h"
 
 using colltune::shim::Runtime;
 
 COLLTUNE_EXPORT int MPI_Init(int* argc, char*** argv) {
   int rc;
   {
+    colltune::shim::PrefetchTable();
     colltune::shim::NativeInitScope native(!colltune::shim::DisabledByEnvironment());
     rc = PMPI_Init(argc, argv);
   }
@@ -25,6 +27,7 @@ COLLTUNE_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required,
                                     int* provided) {
   int rc;
   {
+    colltune::shim::PrefetchTable();
     colltune::shim::NativeInitScope native(!colltune::shim::DisabledByEnvironment());
     rc = PMPI_Init_thread(argc, argv, required, provided);
   }

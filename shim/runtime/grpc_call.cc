@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -388,22 +389,35 @@ bool CallableDirectly(std::string_view address) {
   return ParseTarget(address, &t);
 }
 
-GrpcCallResult CallUnary(std::string_view address, std::string_view method,
-                         std::string_view request, int timeout_ms, size_t max_response) {
-  GrpcCallResult result;
+PendingCall StartUnary(std::string_view address, std::string_view method,
+                       std::string_view request, int timeout_ms) {
+  PendingCall call;
   const int64_t deadline = NowMs() + timeout_ms;
   Target target;
   if (!ParseTarget(address, &target)) {
-    result.error = "unsupported address " + std::string(address.substr(0, 200));
-    return result;
+    call.result.error = "unsupported address " + std::string(address.substr(0, 200));
+    return call;
   }
-  const int fd = Connect(target, deadline, &result.error);
-  if (fd < 0) return result;
-  result.reached = true;
+  const int fd = Connect(target, deadline, &call.result.error);
+  if (fd < 0) return call;
+  call.result.reached = true;
+  if (!SendAll(fd, Opening(target, method, request, timeout_ms), deadline,
+               &call.result.error)) {
+    close(fd);
+    return call;
+  }
+  call.fd = fd;
+  return call;
+}
+
+GrpcCallResult FinishUnary(PendingCall* call, int timeout_ms, size_t max_response) {
+  GrpcCallResult result = std::move(call->result);
+  call->result = GrpcCallResult();
+  if (call->fd < 0) return result;
+  const int fd = call->fd;
+  call->fd = -1;
   std::string body;
-  const bool answered =
-      SendAll(fd, Opening(target, method, request, timeout_ms), deadline, &result.error) &&
-      ReadAnswer(fd, deadline, max_response, &body, &result.error);
+  const bool answered = ReadAnswer(fd, NowMs() + timeout_ms, max_response, &body, &result.error);
   close(fd);
   if (!answered) return result;
   // Exactly one uncompressed message: a unary call's whole answer.
@@ -419,6 +433,19 @@ GrpcCallResult CallUnary(std::string_view address, std::string_view method,
   result.response = body.substr(5);
   result.ok = true;
   return result;
+}
+
+void AbandonUnary(PendingCall* call) {
+  if (call->fd >= 0) close(call->fd);
+  call->fd = -1;
+}
+
+GrpcCallResult CallUnary(std::string_view address, std::string_view method,
+                         std::string_view request, int timeout_ms, size_t max_response) {
+  const int64_t deadline = NowMs() + timeout_ms;
+  PendingCall call = StartUnary(address, method, request, timeout_ms);
+  return FinishUnary(&call, static_cast<int>(std::max<int64_t>(0, deadline - NowMs())),
+                     max_response);
 }
 
 }  // namespace colltune::shim

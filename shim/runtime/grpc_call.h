@@ -49,6 +49,20 @@ GrpcCallResult CallUnary(std::string_view address, std::string_view method,
                          std::string_view request, int timeout_ms,
                          size_t max_response);
 
+// CallUnary in two halves, so the caller can work while the server answers:
+// StartUnary connects and sends the request (within `timeout_ms`, also the
+// grpc-timeout the server sees); FinishUnary reads the answer within its own
+// `timeout_ms` and closes the connection. A failed start carries its result
+// (FinishUnary returns it). AbandonUnary closes a call never finished.
+struct PendingCall {
+  int fd = -1;
+  GrpcCallResult result;
+};
+PendingCall StartUnary(std::string_view address, std::string_view method,
+                       std::string_view request, int timeout_ms);
+GrpcCallResult FinishUnary(PendingCall* call, int timeout_ms, size_t max_response);
+void AbandonUnary(PendingCall* call);
+
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_RUNTIME_GRPC_CALL_H_

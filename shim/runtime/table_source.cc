@@ -1,7 +1,10 @@
 #include "shim/runtime/table_source.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
+
+#include "common/library_id.h"
 
 #include "common/limits.h"
 #include "common/table_wire.h"
@@ -96,6 +99,49 @@ bool FromAgent(const Config& config, const JobContext& context, int timeout_ms,
   return true;
 }
 
+constexpr char kGetTable[] = "/colltune.v1.Tuning/GetTable";
+
+std::string EncodedRequest(const JobContext& context) {
+  wire::TableRequest request;
+  request.library = context.library;
+  request.library_version = context.library_version;
+  request.comm_size = context.comm_size;
+  request.nodes = context.nodes;
+  request.ppn = context.ppn;
+  return wire::EncodeGetTableRequest(request);
+}
+
+// The request sent before the library started (PrefetchTable), and what it
+// asked. One per process: it lives from MPI_Init's entry to the shim's start
+// in the same thread, which is all MPI lets a process initialize once.
+struct Prefetch {
+  bool active = false;
+  std::string server;
+  std::string request;
+  int64_t started_ms = 0;
+  PendingCall call;
+};
+Prefetch prefetch;
+
+// The prefetched call's outcome, answer or failure, if it asked what
+// `request` asks of `server` (a daemon it could not reach is not tried a
+// second time); false if there is none to take. The connection is closed
+// either way.
+bool TakePrefetched(const std::string& server, const std::string& request,
+                    int timeout_ms, GrpcCallResult* out) {
+  if (!prefetch.active) return false;
+  prefetch.active = false;
+  if (prefetch.server != server || prefetch.request != request) {
+    LogInfo(2, "the table requested before MPI_Init named another context; asking again");
+    AbandonUnary(&prefetch.call);
+    return false;
+  }
+  *out = FinishUnary(&prefetch.call, timeout_ms, limits::kMaxRequestBytes);
+  LogInfo(2, "daemon's GetTable call, sent before MPI_Init, ended %lld ms after it was sent",
+          static_cast<long long>(NowMs() - prefetch.started_ms));
+  return true;
+}
+
 // Asks the daemon with one gRPC call of our own (grpc_call.h), falling back
 // to the agent when the daemon was reached but the call did not give a
 // table and time is left.
@@ -105,17 +151,14 @@ bool FromDaemon(const Config& config, const JobContext& context,
   const int64_t deadline = start + config.timeout_ms;
   bool got = false;
   if (config.tls_ca.empty() && CallableDirectly(config.server)) {
-    wire::TableRequest request;
-    request.library = context.library;
-    request.library_version = context.library_version;
-    request.comm_size = context.comm_size;
-    request.nodes = context.nodes;
-    request.ppn = context.ppn;
-    const GrpcCallResult r =
-        CallUnary(config.server, "/colltune.v1.Tuning/GetTable",
-                  wire::EncodeGetTableRequest(request), config.timeout_ms,
-                  limits::kMaxRequestBytes);
-    LogInfo(2, "daemon's GetTable call took %lld ms", static_cast<long long>(NowMs() - start));
+    const std::string request = EncodedRequest(context);
+    GrpcCallResult r;
+    if (!TakePrefetched(config.server, request, config.timeout_ms, &r)) {
+      r = CallUnary(config.server, kGetTable, request, config.timeout_ms,
+                    limits::kMaxRequestBytes);
+      LogInfo(2, "daemon's GetTable call took %lld ms",
+              static_cast<long long>(NowMs() - start));
+    }
     if (r.ok) {
       got = TableFromAnswer(config, r.response, table);
     } else {
@@ -148,7 +191,69 @@ bool FromCache(const std::string& path, Table* table) {
   return true;
 }
 
+// What the launcher says of this process before MPI does: Open MPI's mpirun
+// and MPICH's Hydra export the rank, the size and the processes on this
+// node. False when they do not (a singleton, another launcher).
+bool ContextFromLauncher(JobContext* context, int* rank) {
+  struct Names {
+    const char* rank;
+    const char* size;
+    const char* local_size;
+  };
+  static constexpr Names kLaunchers[] = {
+      {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE"},
+      {"PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"},
+  };
+  for (const Names& n : kLaunchers) {
+    const char* r = getenv(n.rank);
+    const char* s = getenv(n.size);
+    const char* l = getenv(n.local_size);
+    if (r == nullptr || s == nullptr || l == nullptr) continue;
+    char* end = nullptr;
+    const long rank_value = strtol(r, &end, 10);
+    if (*r == 0 || *end != 0) return false;
+    const long size = strtol(s, &end, 10);
+    if (*s == 0 || *end != 0) return false;
+    const long local = strtol(l, &end, 10);
+    if (*l == 0 || *end != 0) return false;
+    if (size < 1 || local < 1 || local > size || size > (1L << 30)) return false;
+    *rank = static_cast<int>(rank_value);
+    context->comm_size = static_cast<int>(size);
+    // Every node as full as this one: right for the usual layouts, and a
+    // wrong guess only costs the call made again once MPI knows.
+    context->ppn = static_cast<int>(local);
+    context->nodes = static_cast<int>((size + local - 1) / local);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+void PrefetchTable() {
+  if (prefetch.active || DisabledByEnvironment()) return;
+  JobContext context;
+  int rank = -1;
+  if (!ContextFromLauncher(&context, &rank) || rank != 0) return;
+  const Config config = ReadConfig();
+  // Only where AcquireTable would ask the daemon directly.
+  if (!config.table_path.empty() || config.server.empty() || !config.tls_ca.empty() ||
+      !CallableDirectly(config.server)) {
+    return;
+  }
+  // MPI lets MPI_Get_library_version be called before MPI_Init.
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  int length = 0;
+  if (PMPI_Get_library_version(version, &length) != MPI_SUCCESS) return;
+  const LibraryId id = ParseLibraryVersion(std::string(version, length));
+  context.library = id.name;
+  context.library_version = id.version;
+  prefetch.server = config.server;
+  prefetch.request = EncodedRequest(context);
+  prefetch.started_ms = NowMs();
+  prefetch.call = StartUnary(config.server, kGetTable, prefetch.request, config.timeout_ms);
+  prefetch.active = true;
+}
 
 AcquiredTable AcquireTable(const Config& config, const JobContext& context) {
   AcquiredTable out;

@@ -29,6 +29,15 @@ struct AcquiredTable {
 
 AcquiredTable AcquireTable(const Config& config, const JobContext& context);
 
+// Called on entering MPI_Init, before the library starts: in the process
+// its launcher names rank 0 (mpirun's and Hydra's environment), when the
+// daemon would be asked directly, sends the table request for the context
+// the launcher describes, so the daemon answers while MPI starts (100-300
+// ms here, against a few ms for the call). AcquireTable then reads that
+// answer if MPI's context is the one guessed, and asks again if not. Does
+// nothing elsewhere; never blocks beyond COLLTUNE_TIMEOUT_MS.
+void PrefetchTable();
+
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_RUNTIME_TABLE_SOURCE_H_

@@ -82,10 +82,25 @@ if [ $? -eq 0 ] && grep -q "table from daemon $SERVER" <<<"$out" &&
 else
   fail "a job at 64 KiB runs what the daemon's table says" "$out"
 fi
+check "rank 0 sent its table request before MPI_Init (mpirun told it the context)" \
+  grep -q "daemon's GetTable call, sent before MPI_Init" <<<"$out"
 if grep -q "bcast_as" <<<"$out"; then
   fail "collectives the table leaves at default stay default" "$out"
 else
   pass "collectives the table leaves at default stay default"
+fi
+# A launcher whose environment describes another layout (here: one process
+# per node): the early request is dropped and the real context asked for.
+out=$(run_openmpi -np 4 -x LD_PRELOAD="$SHIM" -x COLLTUNE_SERVER="$SERVER" \
+  -x COLLTUNE_AGENT -x COLLTUNE_CACHE_DIR -x COLLTUNE_VERBOSE=2 \
+  sh -c 'OMPI_COMM_WORLD_LOCAL_SIZE=1 exec "$0" "$@"' \
+  "$APP" --collectives allreduce --bytes 65536 --iters 20 2>&1)
+if [ $? -eq 0 ] && grep -q "named another context; asking again" <<<"$out" &&
+   grep -q "runs allreduce_as_reduce_bcast" <<<"$out" &&
+   grep -q "results verified" <<<"$out"; then
+  pass "a wrong guess of the layout before MPI_Init is asked again with MPI's own"
+else
+  fail "a wrong guess of the layout before MPI_Init is asked again with MPI's own" "$out"
 fi
 out=$(job 1000)
 if [ $? -eq 0 ] && ! grep -q "runs allreduce_as_reduce_bcast" <<<"$out" &&
@@ -105,8 +120,9 @@ out=$(run_mpich -np 2 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_SERVER "$SER
       --bytes 1024 --iters 5 2>&1)
 if [ $? -eq 0 ] && grep -q "MPICH" <<<"$out" &&
    grep -q "bcast on a communicator of 2 processes runs bcast_as_scatter_allgather" <<<"$out" &&
-   ! grep -q "runs allreduce_as" <<<"$out"; then
-  pass "an MPICH job runs its profile's decisions"
+   ! grep -q "runs allreduce_as" <<<"$out" &&
+   grep -q "daemon's GetTable call, sent before MPI_Init" <<<"$out"; then
+  pass "an MPICH job runs its profile's decisions (its table asked for before MPI_Init)"
 else
   fail "an MPICH job runs its profile's decisions" "$out"
 fi
