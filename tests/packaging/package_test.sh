@@ -4,7 +4,8 @@
 # installed CLI, the web view and other users; a 2-process MPI job with the
 # installed shim reaches it under Open MPI and MPICH, preloaded by hand and
 # through the installed module files (Lmod, and their Tcl twin through Lmod's
-# Tcl support) whose load/unload leaves LD_PRELOAD as it was; systemd accepts
+# Tcl support and through Debian's Environment Modules, unpacked from the
+# archive) whose load/unload leaves LD_PRELOAD as it was; systemd accepts
 # the installed unit; SIGTERM stops the daemon; apt-get purge removes every
 # file. A colltune package installed before the test is left alone (the test
 # fails instead). The package is purged and the daemon stopped on any exit.
@@ -241,6 +242,117 @@ before=$(reports "MPICH")
 out=$(lmod "module load mpich colltune-tcl
             COLLTUNE_VERBOSE=2 timeout -k 5 $MPI_TIMEOUT mpirun.mpich -np 2 $APP_MPICH ${JOB_ARGS[*]} </dev/null" 2>&1)
 job_reached "an MPICH job under 'module load mpich colltune-tcl' reaches the daemon" "MPICH" "$before" "$out"
+
+# The Tcl module file under Environment Modules, Debian's own: the package
+# (environment-modules) conflicts with lmod, installed above, so it is not
+# installed but fetched from the archive (apt-get download) and unpacked
+# (dpkg -x) into T_TMP, its install paths (/usr/lib/MULTIARCH,
+# /usr/share/modules, /etc/environment-modules) pointed into the unpacked
+# tree: its bash init file defines `module`, which runs its modulecmd.tcl
+# with tclsh8.6 (tcl), which loads its libtclenvmodules.so and its site
+# configuration. The installed Tcl file is found under its installed name,
+# /usr/share/colltune/modules/colltune (colltune.lua, without the #%Module
+# cookie, is no module to Environment Modules). MPI modules are stand-ins
+# named like a site's (Environment Modules has no families).
+EM="$T_TMP/environment-modules"
+em_download() {
+  (cd "$T_TMP" && apt-get download -q -o APT::Sandbox::User=root environment-modules 2>&1)
+}
+# apt's package lists may be missing (a fresh container's): update and retry.
+out=$(em_download) || out+=$'\n'"$(apt-get update -qq 2>&1; em_download)"
+emdeb=$(ls "$T_TMP"/environment-modules_*.deb 2>/dev/null | head -n 1)
+EMCMD=""
+if [ -n "$emdeb" ] && out+=$(dpkg -x "$emdeb" "$EM" 2>&1); then
+  EMCMD=$(find "$EM/usr/lib" -type f -name modulecmd.tcl | head -n 1)
+fi
+if [ -n "$EMCMD" ]; then
+  sed -i -e "s#\(^\|[{\"' ]\)\(/usr/lib/[a-z0-9_]*-linux-gnu[a-z0-9_]*\|/usr/share/modules\|/etc/environment-modules\)\([/}\"']\)#\1$EM\2\3#g" \
+    "$EMCMD" "$EM/usr/share/modules/init/bash" "$EM/etc/environment-modules/initrc" \
+    "$EM/etc/environment-modules/modulespath"
+fi
+EMF="$T_TMP/em-modulefiles"
+mkdir -p "$EMF/openmpi" "$EMF/mpich"
+printf '#%%Module1.0\n' > "$EMF/openmpi/4.1"
+printf '#%%Module1.0\n' > "$EMF/mpich/4.0"
+envmod() {  # envmod SCRIPT: bash with Environment Modules and both module directories
+  env -u LD_PRELOAD -u LOADEDMODULES -u _LMFILES_ -u LMOD_FAMILY_MPI -u MODULEPATH \
+      -u MODULESHOME -u BASH_ENV -u ENV \
+    bash -c "source '$EM/usr/share/modules/init/bash' >/dev/null 2>&1
+             module use /usr/share/colltune/modules '$EMF' 2>&1
+             $1"
+}
+name="Debian's environment-modules ${emdeb##*/}, unpacked: its init file defines module, its modulecmd.tcl loads its libtclenvmodules.so"
+state=$(envmod "type module >/dev/null && module --version && module config --dump-state" 2>&1)
+if [ -n "$EMCMD" ] && grep -q "^Modules Release 5" <<<"$state" &&
+   grep -Eq "^tcl_ext_lib +$EM/usr/lib/[^/]*/libtclenvmodules.so$" <<<"$state" &&
+   grep -Eq "^tcl_ext_lib_loaded +1$" <<<"$state" && grep -Eq "^siteconfig_loaded +1$" <<<"$state"; then
+  pass "$name"
+else
+  fail "$name" "$out"$'\n'"$state"
+fi
+out=$(envmod "module avail -t colltune; module avail -t colltune.lua" 2>&1)
+grep -qx "colltune" <<<"$out" && ! grep -q "colltune\.lua" <<<"$out" &&
+  pass "Environment Modules: module avail finds the installed Tcl file as colltune (colltune.lua is no module to it)" ||
+  fail "Environment Modules: module avail finds the installed Tcl file as colltune (colltune.lua is no module to it)" "$out"
+for mpi in openmpi mpich; do
+  [ $mpi = openmpi ] && shim=/usr/lib/colltune/libcolltune.so || shim=/usr/lib/colltune/libcolltune-mpich.so
+  out=$(envmod "export LD_PRELOAD=$PRE
+                module load $mpi colltune
+                echo \"loaded=\$LD_PRELOAD|\$COLLTUNE_SERVER|\$LOADEDMODULES\"
+                module unload colltune
+                echo \"unloaded=\$LD_PRELOAD|\${COLLTUNE_SERVER-unset}|\${COLLTUNE_SHIM-unset}|\$LOADEDMODULES\"" 2>&1)
+  if grep -qx "loaded=$shim:$PRE|$SERVER|$mpi/[0-9.]*:colltune" <<<"$out" &&
+     grep -qx "unloaded=$PRE|unset|unset|$mpi/[0-9.]*" <<<"$out"; then
+    pass "Environment Modules, colltune under $mpi: LD_PRELOAD gets $(basename "$shim") in front, COLLTUNE_SERVER from /etc/colltune/server; unload restores both"
+  else
+    fail "Environment Modules, colltune under $mpi: LD_PRELOAD gets $(basename "$shim") in front, COLLTUNE_SERVER from /etc/colltune/server; unload restores both" "$out"
+  fi
+  # Every variable, Environment Modules' own included, as before the load.
+  out=$(envmod "export LD_PRELOAD=$PRE
+                module load $mpi
+                env | sort > '$T_TMP/env-before'
+                module load colltune
+                module unload colltune
+                env | sort | diff '$T_TMP/env-before' - && echo same-environment" 2>&1)
+  grep -qx "same-environment" <<<"$out" &&
+    pass "Environment Modules, colltune under $mpi: unload leaves every environment variable as before the load" ||
+    fail "Environment Modules, colltune under $mpi: unload leaves every environment variable as before the load" "$out"
+  out=$(envmod "export LD_PRELOAD=$PRE
+                module load $mpi
+                module show colltune
+                echo \"after=\$LD_PRELOAD|\${COLLTUNE_SERVER-unset}|\$LOADEDMODULES\"" 2>&1)
+  if grep -qx "/usr/share/colltune/modules/colltune:" <<<"$out" &&
+     grep -Eqx "prepend-path\s+LD_PRELOAD $shim" <<<"$out" &&
+     grep -Eqx "setenv\s+COLLTUNE_SERVER $SERVER" <<<"$out" &&
+     grep -qx "after=$PRE|unset|$mpi/[0-9.]*" <<<"$out"; then
+    pass "Environment Modules, colltune under $mpi: module show prints the $(basename "$shim") preload and COLLTUNE_SERVER, changes nothing"
+  else
+    fail "Environment Modules, colltune under $mpi: module show prints the $(basename "$shim") preload and COLLTUNE_SERVER, changes nothing" "$out"
+  fi
+done
+for dir in bin-mpich bin-hydra; do
+  out=$(envmod "PATH=$T_TMP/$dir:/usr/bin:/bin; module load colltune; echo \"loaded=\$LD_PRELOAD\"" 2>&1)
+  grep -qx "loaded=/usr/lib/colltune/libcolltune-mpich.so" <<<"$out" &&
+    pass "Environment Modules, colltune without an MPI module: mpirun on PATH ($dir) is MPICH's" ||
+    fail "Environment Modules, colltune without an MPI module: mpirun on PATH ($dir) is MPICH's" "$out"
+done
+out=$(envmod "COLLTUNE_MPI=mpich; export COLLTUNE_MPI; module load openmpi colltune; echo \"loaded=\$LD_PRELOAD\"" 2>&1)
+grep -qx "loaded=/usr/lib/colltune/libcolltune-mpich.so" <<<"$out" &&
+  pass "Environment Modules, colltune: COLLTUNE_MPI=mpich overrides the loaded module" ||
+  fail "Environment Modules, colltune: COLLTUNE_MPI=mpich overrides the loaded module" "$out"
+out=$(envmod "COLLTUNE_MPI=lam; export COLLTUNE_MPI; module load colltune; echo \"rc=\$? loaded=\${LD_PRELOAD-}|\$LOADEDMODULES\"" 2>&1)
+grep -q "COLLTUNE_MPI=lam is neither" <<<"$out" && grep -qx "rc=1 loaded=|" <<<"$out" &&
+  pass "Environment Modules, colltune: an unknown COLLTUNE_MPI is an error, nothing preloaded or loaded" ||
+  fail "Environment Modules, colltune: an unknown COLLTUNE_MPI is an error, nothing preloaded or loaded" "$out"
+before=$(reports "Open MPI")
+out=$(envmod "module load openmpi colltune
+              COLLTUNE_VERBOSE=2 timeout -k 5 $MPI_TIMEOUT mpirun.openmpi -np 2 -x COLLTUNE_VERBOSE \
+                -x COLLTUNE_CACHE_DIR -x COLLTUNE_TIMEOUT_MS $APP ${JOB_ARGS[*]} </dev/null" 2>&1)
+job_reached "an Open MPI job under Environment Modules' 'module load openmpi colltune' reaches the daemon" "Open MPI" "$before" "$out"
+before=$(reports "MPICH")
+out=$(envmod "module load mpich colltune
+              COLLTUNE_VERBOSE=2 timeout -k 5 $MPI_TIMEOUT mpirun.mpich -np 2 $APP_MPICH ${JOB_ARGS[*]} </dev/null" 2>&1)
+job_reached "an MPICH job under Environment Modules' 'module load mpich colltune' reaches the daemon" "MPICH" "$before" "$out"
 
 # SIGTERM, as systemctl stop sends it.
 kill -TERM "$DAEMON_PID"
