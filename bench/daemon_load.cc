@@ -10,16 +10,18 @@
 //        random (Poisson) times, the way independent jobs start; latency
 //        counts from the planned start, so a late send is charged to the
 //        daemon (no coordinated omission).
-
 //   2. ingest: --reporters threads send --reports job reports in all
 //      (ReportJob through the gRPC client library, distinct jobs), while one
 //      thread reads the web view's profile list and page over HTTP the whole
-//      time: reports per minute, and the web reads' latency.
+//      time: reports per minute, and the web reads' latency. With --rate, the
+//      paced fetches run again meanwhile (each report is a write, after
+//      which the daemon's cached answers no longer hold).
 // Prints one line per figure; exits non-zero if any call failed.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <random>
 #include <thread>
@@ -113,6 +115,7 @@ int main(int argc, char** argv) {
   int failures = 0;
 
   // 1. Table fetches, as rank 0 makes them at MPI_Init.
+  std::function<void(const char*, double)> run;
   {
     colltune::wire::TableRequest request;
     request.library = "Open MPI";
@@ -120,9 +123,9 @@ int main(int argc, char** argv) {
     request.comm_size = comm_size;
     request.nodes = 1;
     request.ppn = comm_size;
-    const std::string bytes = colltune::wire::EncodeGetTableRequest(request);
     // rate 0: the burst.
-    auto run = [&](const char* name, double per_second) {
+    run = [&, bytes = colltune::wire::EncodeGetTableRequest(request)](
+              const char* name, double per_second) {
       std::vector<std::vector<double>> lat(clients);
       std::atomic<int> failed{0};
       StartLine start(clients + 1);
@@ -177,6 +180,13 @@ int main(int argc, char** argv) {
     run("burst", 0);
   }
 
+  // 3. (with --rate) the paced fetches again while reports are ingested: a
+  // report changes the store, so the daemon's cached answers do not hold.
+  std::thread fetching_during_ingest;
+  if (rate > 0) {
+    fetching_during_ingest = std::thread([&] { run("paced during ingest", rate); });
+  }
+
   // 2. Report ingest while the web view is read.
   {
     auto stub = colltune::client::Connect(server);
@@ -221,5 +231,6 @@ int main(int argc, char** argv) {
     }
     failures += failed.load() + web_failed;
   }
+  if (fetching_during_ingest.joinable()) fetching_during_ingest.join();
   return failures == 0 ? 0 : 1;
 }
