@@ -337,6 +337,30 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
       .Run();
 }
 
+absl::Status Store::PutCampaignLaunch(int64_t campaign_id, int launch,
+                                      int64_t uid, int64_t gid) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "INSERT INTO campaign_launches (campaign_id, launch, uid, gid, "
+      "uploaded_at) VALUES (?, ?, ?, ?, ",
+      kNow,
+      ") ON CONFLICT (campaign_id, launch) DO UPDATE SET uid = excluded.uid, "
+      "gid = excluded.gid, uploaded_at = excluded.uploaded_at"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, campaign_id).Bind(2, int64_t{launch});
+  if (uid >= 0) {
+    st->Bind(3, uid);
+    if (gid >= 0) {
+      st->Bind(4, gid);
+    } else {
+      st->BindNull(4);
+    }
+  } else {
+    st->BindNull(3).BindNull(4);
+  }
+  return st->Run();
+}
+
 absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
                                         const std::vector<StoredRule>& rules,
                                         std::string_view reason,
@@ -956,6 +980,35 @@ absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Store::Campaigns(
     if (!row.ok()) return row.status();
     if (!*row) break;
     out.emplace_back(st->Int(0), st->Text(1));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<CampaignLaunchRow>> Store::CampaignLaunches(
+    int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT c.id, c.label, c.host, l.launch, "
+      "(SELECT COUNT(*) FROM measurements m WHERE m.campaign_id = c.id AND "
+      "m.launch = l.launch), COALESCE(l.uid, -1), COALESCE(l.gid, -1), "
+      "l.uploaded_at FROM campaign_launches l JOIN campaigns c ON c.id = "
+      "l.campaign_id WHERE c.profile_id = ? ORDER BY c.id, l.launch");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  std::vector<CampaignLaunchRow> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    CampaignLaunchRow l;
+    l.campaign_id = st->Int(0);
+    l.label = st->Text(1);
+    l.host = st->Text(2);
+    l.launch = static_cast<int>(st->Int(3));
+    l.points = st->Int(4);
+    l.uid = st->Int(5);
+    l.gid = st->Int(6);
+    l.uploaded_at = st->Text(7);
+    out.push_back(std::move(l));
   }
   return out;
 }

@@ -71,6 +71,17 @@ struct LaunchPoint {
   std::string problem;  // irregular collectives: the distribution
 };
 
+// One launch of one campaign of a profile, with who uploaded it.
+struct CampaignLaunchRow {
+  int64_t campaign_id = 0;
+  std::string label, host;
+  int launch = 0;
+  int64_t points = 0;          // stored points of the launch
+  int64_t uid = -1, gid = -1;  // -1: unknown (not identified, or stored
+                               // before migration 9)
+  std::string uploaded_at;
+};
+
 // A decision rule with the evidence behind it.
 struct StoredRule {
   Rule rule;
@@ -236,6 +247,10 @@ class Store {
   absl::StatusOr<int64_t> AddPin(int64_t profile_id, const PinRow& pin);
   // False if the profile has no such pin.
   absl::StatusOr<bool> DeletePin(int64_t profile_id, int64_t pin_id);
+  // Records who uploaded (points of) the campaign's launch: uid/gid -1 for
+  // unknown. Replaces the sender an earlier upload of the launch recorded.
+  absl::Status PutCampaignLaunch(int64_t campaign_id, int launch, int64_t uid,
+                                 int64_t gid);
   // Stores a job report, replacing an earlier one of the same (profile,
   // job_id, run_id). Returns (report id, whether one was replaced).
   absl::StatusOr<std::pair<int64_t, bool>> PutJobReport(const JobReportInput& r);
@@ -263,6 +278,9 @@ class Store {
       int64_t profile_id, std::string_view label);
   // campaign id -> label, for the profile's campaigns.
   absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Campaigns(
+      int64_t profile_id);
+  // Every launch of the profile's campaigns, by campaign id then launch.
+  absl::StatusOr<std::vector<CampaignLaunchRow>> CampaignLaunches(
       int64_t profile_id);
   // The profile's newest `limit` job reports (its own context's), newest
   // first, and how many it has in all.

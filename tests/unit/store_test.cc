@@ -253,6 +253,116 @@ TEST(Store, PinsHistoryAndCampaignPoints) {
   EXPECT_FALSE((*s.FindProfile(Key(5))).has_value());
 }
 
+TEST(Store, CampaignLaunchesKeepTheirUploaders) {
+  const std::string path = TempPath("launches.db");
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  int64_t profile = 0, spring = 0, autumn = 0;
+  MeasurementInput m{Collective::kGather, Algorithm::kDefault, 64, {1, 2}};
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 spring = *s.UpsertCampaign(profile, "spring", "h1");
+                 autumn = *s.UpsertCampaign(profile, "autumn", "h2");
+                 if (auto e = s.PutMeasurement(spring, 0, m); !e.ok()) return e;
+                 if (auto e = s.PutMeasurement(spring, 1, m); !e.ok()) return e;
+                 if (auto e = s.PutMeasurement(autumn, 0, m); !e.ok()) return e;
+                 // One campaign, launches from two users; one unknown sender.
+                 if (auto e = s.PutCampaignLaunch(spring, 0, 1000, 100); !e.ok()) return e;
+                 if (auto e = s.PutCampaignLaunch(spring, 1, 2000, 200); !e.ok()) return e;
+                 return s.PutCampaignLaunch(autumn, 0, -1, 7);
+               }).ok());
+  EXPECT_FALSE(s.PutCampaignLaunch(spring, 2, 1, 1).ok()) << "outside a transaction";
+  auto launches = s.CampaignLaunches(profile);
+  ASSERT_TRUE(launches.ok()) << launches.status();
+  ASSERT_EQ(launches->size(), 3u);
+  EXPECT_EQ((*launches)[0].label, "spring");
+  EXPECT_EQ((*launches)[0].host, "h1");
+  EXPECT_EQ((*launches)[0].launch, 0);
+  EXPECT_EQ((*launches)[0].points, 1);
+  EXPECT_EQ((*launches)[0].uid, 1000);
+  EXPECT_EQ((*launches)[0].gid, 100);
+  EXPECT_FALSE((*launches)[0].uploaded_at.empty());
+  EXPECT_EQ((*launches)[1].launch, 1);
+  EXPECT_EQ((*launches)[1].uid, 2000);
+  EXPECT_EQ((*launches)[1].gid, 200);
+  EXPECT_EQ((*launches)[2].label, "autumn");
+  EXPECT_EQ((*launches)[2].uid, -1);
+  EXPECT_EQ((*launches)[2].gid, -1) << "no gid without a uid";
+  EXPECT_EQ(CountRows(path,
+                      "campaign_launches WHERE uid IS NULL AND gid IS NULL"),
+            1);
+
+  // A later upload of the same launch by another user replaces its sender.
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 return s.PutCampaignLaunch(spring, 1, 3000, 300);
+               }).ok());
+  launches = s.CampaignLaunches(profile);
+  ASSERT_EQ(launches->size(), 3u);
+  EXPECT_EQ((*launches)[1].uid, 3000);
+  EXPECT_EQ((*launches)[1].gid, 300);
+  EXPECT_TRUE(s.CampaignLaunches(profile + 1)->empty());
+}
+
+// A database written before migration 9: its launches are listed with no
+// sender (NULL), and new uploads record theirs.
+TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
+  const std::string path = TempPath("pre9.db");
+  int64_t profile = 0, campaign = 0;
+  MeasurementInput m{Collective::kGather, Algorithm::kDefault, 64, {1, 2}};
+  {
+    auto store = Store::Open(path);
+    ASSERT_TRUE(store.ok());
+    Store& s = **store;
+    ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                   profile = *s.UpsertProfile(Key(4));
+                   campaign = *s.UpsertCampaign(profile, "old", "h");
+                   if (auto e = s.PutMeasurement(campaign, 0, m); !e.ok()) return e;
+                   MeasurementInput other = m;
+                   other.msg_bytes = 128;
+                   if (auto e = s.PutMeasurement(campaign, 0, other); !e.ok()) return e;
+                   return s.PutMeasurement(campaign, 2, m);
+                 }).ok());
+  }
+  // Back to schema version 8, as an older colltuned left it.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "DROP TABLE campaign_launches; DELETE FROM "
+                         "schema_migrations WHERE version >= 9",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  Store& s = **store;
+  EXPECT_EQ(s.schema_version(), Store::LatestSchemaVersion());
+  EXPECT_GE(s.schema_version(), 9);
+  auto launches = s.CampaignLaunches(profile);
+  ASSERT_TRUE(launches.ok()) << launches.status();
+  ASSERT_EQ(launches->size(), 2u);
+  EXPECT_EQ((*launches)[0].launch, 0);
+  EXPECT_EQ((*launches)[0].points, 2);
+  EXPECT_EQ((*launches)[0].uid, -1);
+  EXPECT_EQ((*launches)[0].gid, -1);
+  EXPECT_FALSE((*launches)[0].uploaded_at.empty());
+  EXPECT_EQ((*launches)[1].launch, 2);
+  EXPECT_EQ((*launches)[1].uid, -1);
+  EXPECT_EQ(CountRows(path, "campaign_launches WHERE uid IS NULL"), 2);
+
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 if (auto e = s.PutMeasurement(campaign, 3, m); !e.ok()) return e;
+                 return s.PutCampaignLaunch(campaign, 3, 0, 0);
+               }).ok());
+  launches = s.CampaignLaunches(profile);
+  ASSERT_EQ(launches->size(), 3u);
+  EXPECT_EQ((*launches)[2].launch, 3);
+  EXPECT_EQ((*launches)[2].uid, 0) << "root is a uid like any other";
+  EXPECT_EQ((*launches)[2].gid, 0);
+  EXPECT_EQ((*launches)[0].uid, -1) << "older launches stay unknown";
+}
+
 TEST(Store, JobReportsNewestFirstWithTheirTimings) {
   auto store = Store::Open(TempPath("jobs.db"));
   ASSERT_TRUE(store.ok());
