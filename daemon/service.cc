@@ -40,17 +40,25 @@ grpc::ServerUnaryReactor* TuningService::GetTable(grpc::CallbackServerContext* c
 grpc::Status TuningService::UploadMeasurements(
     grpc::ServerContext* ctx, const v1::UploadMeasurementsRequest* r,
     v1::UploadMeasurementsResponse* out) {
+  // The sender is recorded with the launch: munged's uid (--auth munge) or
+  // the unix-socket peer's; unknown over TCP under --auth none (which checks
+  // nothing, so the request's binding is not computed).
+  const std::optional<PeerIdentity> peer = Peer(ctx);
+  Uploader from;
   if (auth_ != nullptr && auth_->munge()) {
     std::string cause;
-    absl::StatusOr<Uploader> who =
-        auth_->Authenticate(Credential(ctx), auth::BindingFor(*r), Peer(ctx),
-                            /*report=*/false, &cause);
+    absl::StatusOr<Uploader> who = auth_->Authenticate(
+        Credential(ctx), auth::BindingFor(*r), peer, /*report=*/false, &cause);
     if (!who.ok()) {
       auth_->LogRefusal("UploadMeasurements", cause, who.status());
       return ToGrpc(who.status());
     }
+    from = *who;
+  } else if (peer) {
+    from.uid = peer->uid;
+    from.gid = peer->gid;
   }
-  return Reply(tuner_->UploadMeasurements(*r), out);
+  return Reply(tuner_->UploadMeasurements(*r, from), out);
 }
 
 grpc::Status TuningService::ReportJob(grpc::ServerContext* ctx,

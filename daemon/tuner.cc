@@ -280,7 +280,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
 }
 
 absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
-    const v1::UploadMeasurementsRequest& r) {
+    const v1::UploadMeasurementsRequest& r, const Uploader& from) {
   if (absl::Status s = ValidateUpload(r); !s.ok()) return s;
   const db::ProfileKey key = KeyOf(r.context());
   v1::UploadMeasurementsResponse response;
@@ -318,6 +318,15 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
       in.problem = m.problem();
       in.samples.assign(m.samples().begin(), m.samples().end());
       if (absl::Status e = store_->PutMeasurement(*campaign, r.launch(), in);
+          !e.ok()) {
+        return e;
+      }
+    }
+    // The launch's sender is that of its newest upload with points: a
+    // closing upload without any leaves it as it is.
+    if (r.measurements_size() > 0) {
+      if (absl::Status e = store_->PutCampaignLaunch(
+              *campaign, r.launch(), from.uid, from.uid >= 0 ? from.gid : -1);
           !e.ok()) {
         return e;
       }
@@ -539,6 +548,22 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
   absl::StatusOr<v1::ProfileSummary> summary = Summarize(**p);
   if (!summary.ok()) return summary.status();
   *response.mutable_profile() = std::move(*summary);
+
+  absl::StatusOr<std::vector<db::CampaignLaunchRow>> launches =
+      store_->CampaignLaunches(r.id());
+  if (!launches.ok()) return launches.status();
+  for (const db::CampaignLaunchRow& l : *launches) {
+    v1::CampaignLaunch* out = response.add_campaign_launches();
+    out->set_campaign(l.label);
+    out->set_launch(l.launch);
+    out->set_host(l.host);
+    out->set_points(static_cast<int32_t>(l.points));
+    out->set_uploaded_at(l.uploaded_at);
+    if (l.uid >= 0) {
+      out->set_uid(l.uid);
+      if (l.gid >= 0) out->set_gid(l.gid);
+    }
+  }
 
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
       store_->LaunchPoints(r.id());

@@ -20,8 +20,9 @@
 
 namespace colltune::daemon {
 
-// Who sent an upload: the uid and gid munged vouched for, -1 when the daemon
-// authenticates nothing (colltuned --auth none).
+// Who sent an upload: the uid and gid munged vouched for, or the unix
+// socket's peer credentials; -1 when the daemon identified nobody
+// (colltuned --auth none over TCP).
 struct Uploader {
   int64_t uid = -1;
   int64_t gid = -1;
@@ -48,8 +49,9 @@ class Tuner {
       : store_(store), options_(std::move(options)), metrics_(metrics) {}
 
   absl::StatusOr<v1::GetTableResponse> GetTable(const v1::GetTableRequest& r);
+  // `from`: the sender (uid -1: unknown), recorded with the launch.
   absl::StatusOr<v1::UploadMeasurementsResponse> UploadMeasurements(
-      const v1::UploadMeasurementsRequest& r);
+      const v1::UploadMeasurementsRequest& r, const Uploader& from = {});
   // `from`: the sender munged vouched for (uid -1: not authenticated).
   absl::StatusOr<v1::ReportJobResponse> ReportJob(const v1::ReportJobRequest& r,
                                                   const Uploader& from = {});

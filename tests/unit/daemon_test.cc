@@ -879,6 +879,48 @@ TEST_F(DaemonTest, ProfilesAndPointSummaries) {
             grpc::StatusCode::NOT_FOUND);
 }
 
+TEST_F(DaemonTest, CampaignLaunchesAreListedWithTheirUploaders) {
+  // Launch 0 from a user munged (or the socket) identified, launch 1 from
+  // another, launch 2 over this test's socket without peer credentials.
+  v1::UploadMeasurementsRequest r = Upload(4);
+  r.set_host("node7");
+  absl::StatusOr<v1::UploadMeasurementsResponse> up =
+      tuner_->UploadMeasurements(r, Uploader{1234, 567});
+  ASSERT_TRUE(up.ok()) << up.status();
+  r.set_launch(1);
+  ASSERT_TRUE(tuner_->UploadMeasurements(r, Uploader{0, 0}).ok());
+  r.set_launch(2);
+  ASSERT_TRUE(Send(r).ok());
+  // A closing upload without points leaves launch 0's sender as it is.
+  v1::UploadMeasurementsRequest close = r;
+  close.clear_measurements();
+  close.set_launch(0);
+  ASSERT_TRUE(tuner_->UploadMeasurements(close, Uploader{999, 999}).ok());
+
+  v1::GetProfileRequest get;
+  get.set_id(up->profile_id());
+  v1::GetProfileResponse out;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->GetProfile(&ctx, get, &out).ok());
+  ASSERT_EQ(out.campaign_launches_size(), 3);
+  const v1::CampaignLaunch& first = out.campaign_launches(0);
+  EXPECT_EQ(first.campaign(), "test");
+  EXPECT_EQ(first.launch(), 0);
+  EXPECT_EQ(first.host(), "node7");
+  EXPECT_EQ(first.points(), 4);
+  EXPECT_FALSE(first.uploaded_at().empty());
+  ASSERT_TRUE(first.has_uid());
+  EXPECT_EQ(first.uid(), 1234);
+  EXPECT_EQ(first.gid(), 567);
+  EXPECT_EQ(out.campaign_launches(1).launch(), 1);
+  ASSERT_TRUE(out.campaign_launches(1).has_uid()) << "uid 0 is a sender too";
+  EXPECT_EQ(out.campaign_launches(1).uid(), 0);
+  EXPECT_EQ(out.campaign_launches(1).gid(), 0);
+  EXPECT_EQ(out.campaign_launches(2).launch(), 2);
+  EXPECT_FALSE(out.campaign_launches(2).has_uid()) << "nobody identified";
+  EXPECT_FALSE(out.campaign_launches(2).has_gid());
+}
+
 TEST_F(DaemonTest, ARestartedDaemonServesTheSameTable) {
   UploadLaunches(4, 3);
   const std::string before = Table(4).DebugString();
