@@ -239,11 +239,22 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
                         {"explored_calls", o.explored_calls()},
                         {"median_seconds", o.median_seconds()}});
     }
+    json launches = json::array();
+    for (const v1::CampaignLaunch& l : response.campaign_launches()) {
+      launches.push_back({{"campaign", l.campaign()},
+                          {"launch", l.launch()},
+                          {"host", l.host()},
+                          {"points", l.points()},
+                          {"uploaded_at", l.uploaded_at()},
+                          {"uid", l.has_uid() ? json(l.uid()) : json()},
+                          {"gid", l.has_gid() ? json(l.gid()) : json()}});
+    }
     json out = {{"id", response.profile().id()},
                 {"context", ContextJson(response.profile().context())},
                 {"table_version", response.profile().table_version()},
                 {"points", points},
-                {"online", online}};
+                {"online", online},
+                {"campaign_launches", launches}};
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -261,6 +272,19 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
     printf("%-22s %-44s %12lld %8d %12.2f\n", collective.c_str(),
            p.algorithm().c_str(), static_cast<long long>(p.msg_bytes()),
            p.launches(), p.median_seconds() * 1e6);
+  }
+  if (response.campaign_launches_size() > 0) {
+    // uid: who uploaded the launch, as munged or the unix socket's peer
+    // credentials vouch, else "-" (not identified, or stored before
+    // colltuned recorded it).
+    printf("\ncampaign launches\n");
+    printf("%-24s %6s %-20s %7s %-24s %6s\n", "campaign", "launch", "host",
+           "points", "uploaded", "uid");
+    for (const v1::CampaignLaunch& l : response.campaign_launches()) {
+      const std::string uid = l.has_uid() ? std::to_string(l.uid()) : "-";
+      printf("%-24s %6d %-20s %7d %-24s %6s\n", l.campaign().c_str(), l.launch(),
+             l.host().c_str(), l.points(), l.uploaded_at().c_str(), uid.c_str());
+    }
   }
   if (response.online_size() > 0) {
     printf("\nonline evidence (job reports; median over jobs of each job's "
