@@ -60,12 +60,24 @@ check "reads need no credential (profiles, table)" bash -c \
    COLLTUNE_MUNGE=0 '$COLLTUNE_CLI' --server $SERVER table --comm-size 2 --format shim >/dev/null"
 
 # --- campaign uploads (the benchmark's upload code) ---
+# Each launch is stored with its sender: munged's uid, else the peer's.
+launch_senders() {  # CAMPAIGN: "uid|gid" of each of its launches, one a line
+  sqlite3 "$DB" "SELECT COALESCE(l.uid, 'NULL') || '|' || COALESCE(l.gid, 'NULL')
+    FROM campaign_launches l JOIN campaigns c ON c.id = l.campaign_id
+    WHERE c.label = '$1' ORDER BY l.launch" | sort -u | tr '\n' ' '
+}
 check "a campaign upload with a credential is stored" \
   run_openmpi -np 2 -x COLLTUNE_MUNGE_SOCKET "$SEED" --server "$SERVER" \
-  allreduce:allreduce_as_reduce_bcast:1024
+  --campaign seed_munge allreduce:allreduce_as_reduce_bcast:1024
+check "... its 5 launches with the credential's uid and gid (root: 0|0)" test \
+  "$(launch_senders seed_munge)" = "0|0 " -a \
+  "$(sqlite3 "$DB" "SELECT COUNT(*) FROM campaign_launches l JOIN campaigns c
+     ON c.id = l.campaign_id WHERE c.label = 'seed_munge'")" = 5
 check "a campaign upload without a credential on the unix socket is the peer's: stored" \
   run_openmpi -np 2 -x COLLTUNE_MUNGE=0 "$SEED" --server "$SERVER" \
-  allreduce:allreduce_as_reduce_bcast:4096
+  --campaign seed_peer allreduce:allreduce_as_reduce_bcast:4096
+check "... its launches with the peer's uid and gid (SO_PEERCRED, root: 0|0)" test \
+  "$(launch_senders seed_peer)" = "0|0 "
 
 # --- a real job under the shim reports at MPI_Finalize, as Slurm job 4242 ---
 job() {  # extra mpirun args before the program
@@ -191,6 +203,41 @@ check "it is stored with nobody's uid and gid ($(id -u nobody)|$(id -g nobody))"
   "$(id -u nobody)|$(id -g nobody)"
 check "colltune jobs lists it under nobody's uid" bash -c \
   "'$COLLTUNE_CLI' --server $SERVER jobs --profile $PROFILE | grep -E 'slurm:6161 +[0-9]+ +2 +$(id -u nobody) '"
+
+# Campaign uploads by nobody: with munged, the credential's uid; without,
+# the unix socket's peer. Both are nobody's, stored per launch and listed.
+cp "$SEED" "$D/bin/seed_profile"
+chmod 755 "$D/bin/seed_profile"
+seed_as_nobody() {  # CAMPAIGN ENV...
+  local campaign=$1
+  shift
+  runuser -u nobody -- env HOME="$D/nobody/home" TMPDIR="$D/nobody/tmp" \
+    OMPI_MCA_rmaps_base_oversubscribe=1 "$@" timeout -k 5 "$MPI_TIMEOUT" \
+    mpirun.openmpi -np 2 -x COLLTUNE_MUNGE -x COLLTUNE_MUNGE_SOCKET \
+    "$D/bin/seed_profile" --server "$SERVER" --campaign "$campaign" \
+    allreduce:allreduce_as_reduce_bcast:1024 </dev/null
+}
+NOBODY_IDS="$(id -u nobody)|$(id -g nobody)"
+check "nobody's campaign upload with a MUNGE credential is stored" \
+  seed_as_nobody nobody_munge COLLTUNE_MUNGE=1 COLLTUNE_MUNGE_SOCKET="$REAL_SOCKET"
+check "... with the credential's uid and gid ($NOBODY_IDS)" test \
+  "$(launch_senders nobody_munge)" = "$NOBODY_IDS "
+check "nobody's campaign upload without munged on the unix socket is stored" \
+  seed_as_nobody nobody_peer COLLTUNE_MUNGE=0 COLLTUNE_MUNGE_SOCKET=/nonexistent
+check "... with the peer's uid and gid ($NOBODY_IDS)" test \
+  "$(launch_senders nobody_peer)" = "$NOBODY_IDS "
+SEED_PROFILE=$(sqlite3 "$DB" "SELECT profile_id FROM campaigns WHERE label = 'nobody_peer'")
+check "colltune profile lists each campaign launch with its uploader's uid" bash -c \
+  "'$COLLTUNE_CLI' --server $SERVER profile ${SEED_PROFILE:-0} >$D/profile.txt &&
+   grep -Eq '^seed_munge +0 .* 0\$' $D/profile.txt &&
+   grep -Eq '^nobody_peer +4 .* $(id -u nobody)\$' $D/profile.txt"
+check "colltune profile --json gives each launch's uid and gid" bash -c \
+  "'$COLLTUNE_CLI' --server $SERVER profile ${SEED_PROFILE:-0} --json | python3 -c '
+import json, sys
+l = {(x[\"campaign\"], x[\"launch\"]): (x[\"uid\"], x[\"gid\"]) for x in json.load(sys.stdin)[\"campaign_launches\"]}
+assert l[(\"seed_munge\", 0)] == (0, 0), l
+assert l[(\"nobody_munge\", 2)] == ($(id -u nobody), $(id -g nobody)), l
+assert l[(\"nobody_peer\", 4)] == ($(id -u nobody), $(id -g nobody)), l'"
 
 # A MUNGE credential is still checked on the socket, against the peer: one
 # root made, sent by nobody (given away or stolen before its first use).

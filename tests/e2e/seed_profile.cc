@@ -3,7 +3,8 @@
 // detect them), so that end-to-end tests know which algorithm the daemon's
 // table must pick.
 //
-//   mpirun -np 4 seed_profile --server ADDR allreduce:allreduce_as_reduce_bcast:65536 ...
+//   mpirun -np 4 seed_profile --server ADDR [--campaign LABEL] \
+//       allreduce:allreduce_as_reduce_bcast:65536 ...
 //
 // For each collective named, `default` takes 10 us at every size of the grid
 // (8, 1024, 65536, 1048576 bytes); the named algorithm takes 5 us at the named
@@ -31,13 +32,17 @@ int main(int argc, char** argv) {
   colltune::shim::DetectContext(MPI_COMM_WORLD, &context);
   int code = 0;
   if (rank == 0) {
-    std::string server;
+    std::string server, campaign = "seed_profile";
     // collective -> algorithm -> sizes where it wins
     std::map<std::string, std::map<std::string, std::set<int64_t>>> wins;
     for (int i = 1; i < argc; ++i) {
       std::string arg = argv[i];
       if (arg == "--server" && i + 1 < argc) {
         server = argv[++i];
+        continue;
+      }
+      if (arg == "--campaign" && i + 1 < argc) {
+        campaign = argv[++i];
         continue;
       }
       std::stringstream in(arg);
@@ -54,7 +59,7 @@ int main(int argc, char** argv) {
     ctx->set_comm_size(context.comm_size);
     ctx->set_nodes(context.nodes);
     ctx->set_ppn(context.ppn);
-    base.set_campaign("seed_profile");
+    base.set_campaign(campaign);
     constexpr int kLaunches = 5;
     size_t total = 0;
     int64_t version = 0;

@@ -76,6 +76,9 @@ expect "GET /profiles/ID has every point with its per-launch spread" 200 \
 expect "GET /profiles/ID has the library's own algorithms, only those Open MPI has" 200 \
   "0 < len({(p['collective'], p['algorithm']) for p in d['points'] if p['algorithm'].startswith('native:')}) and {(p['collective'], p['algorithm']) for p in d['points'] if p['algorithm'].startswith('native:')} <= set(map(tuple, $OPEN_MPI_NATIVES))" \
   GET "/api/v1/profiles/$ID"
+expect "GET /profiles/ID lists each campaign launch with its uploader (the unix socket's peer)" 200 \
+  "len(d['campaign_launches']) == d['profile']['launches'] > 0 and all(int(l['uid']) == $(id -u) and int(l['gid']) == $(id -g) and l['points'] > 0 and l['uploaded_at'] for l in d['campaign_launches'])" \
+  GET "/api/v1/profiles/$ID"
 expect "GET /profiles/ID has the current table" 200 \
   "d['table']['version'] == d['profile']['table_version'] and any(r['algorithm'] != 'default' for r in d['table']['rules'])" \
   GET "/api/v1/profiles/$ID"
