@@ -6,7 +6,8 @@
 // vouches for the sender's uid and gid and refuses credentials that are
 // forged (another key), expired or replayed; the binding must then match the
 // request received. The uid is rate-limited (a token bucket per uid) and
-// recorded with the report. Reads never need a credential.
+// recorded with the report or the campaign launch. Reads never need a
+// credential.
 //
 // Administrative calls (rollback, pin, unpin) accept the admin token as
 // before, or a MUNGE credential bound to the call from uid 0 or from a
@@ -18,8 +19,8 @@
 // that peer's (same rate limits, same --online-min-uids rule, no Slurm job
 // id); one that comes with a credential is verified as before and refused
 // when munged's uid is not the peer's. With --auth none a peer's uid and
-// gid are recorded with its reports, nothing is refused, and administrative
-// calls still need the token.
+// gid are recorded with its reports and campaign launches (service.cc),
+// nothing is refused, and administrative calls still need the token.
 //
 // Every refusal is logged, at most once per cause per minute.
 #ifndef COLLTUNE_DAEMON_UPLOAD_AUTH_H_
