@@ -251,6 +251,16 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
            "default's: %d (of %d where the table changes the algorithm)\n",
            s.slower_than_default, s.changed);
   }
+  if (!a.log_dir.empty()) {
+    // Kept for analysis after the fact (scripts/whatif_table.py re-evaluates
+    // another table against them); copy failures only cost that.
+    std::error_code ec;
+    std::filesystem::copy(dir, a.log_dir,
+                          std::filesystem::copy_options::recursive |
+                              std::filesystem::copy_options::overwrite_existing,
+                          ec);
+    if (ec) fprintf(stderr, "colltune: cannot keep the points in %s: %s\n", a.log_dir.c_str(), ec.message().c_str());
+  }
   std::filesystem::remove_all(dir);
   return rc == 0 ? 0 : 1;
 }

@@ -295,6 +295,10 @@ int main(int argc, char** argv) {
                        "(one launch is one placement of the processes)")
       ->check(CLI::Range(1, 99))
       ->capture_default_str();
+  evaluate->add_option("--log-dir", launch.log_dir,
+                       "With several launches, keep each evaluation job's output and "
+                       "points (every candidate's medians, bench/evaluation.h) here")
+      ->check(CLI::ExistingDirectory);
 
   colltune::cli::ExportArgs export_args;
   CLI::App* export_cmd = colltune::cli::AddExportCommand(&app, &export_args);

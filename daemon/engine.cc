@@ -14,6 +14,7 @@ namespace {
 // The launches that measured one algorithm at one size.
 struct Launches {
   std::vector<double> medians;
+  std::vector<double> within;  // per launch: p_faster_than_default
   std::set<int64_t> campaigns;
   double Median() const { return colltune::Median(medians); }
 };
@@ -26,6 +27,7 @@ std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
     if (InfoOf(p.collective).irregular) continue;
     Launches& l = by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)];
     l.medians.push_back(p.median_seconds);
+    l.within.push_back(p.p_faster_than_default);
     l.campaigns.insert(p.campaign);
   }
   return by;
@@ -40,6 +42,7 @@ std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
     if (!InfoOf(p.collective).irregular) continue;
     Launches& l = by[IndexOf(p.collective)][{p.problem, p.msg_bytes}][IndexOf(p.algorithm)];
     l.medians.push_back(p.median_seconds);
+    l.within.push_back(p.p_faster_than_default);
     l.campaigns.insert(p.campaign);
   }
   return by;
@@ -48,6 +51,37 @@ std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
 bool Beats(const Launches& x, const Launches& y, const EngineOptions& o,
            double* p) {
   return SignificantlyFaster(x.medians, y.medians, o.alpha, o.margin, p);
+}
+
+// The paired test of engine.h against default: faster within every launch.
+// *p is the intersection-union p-value, the largest of the launches'.
+bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p) {
+  if (o.min_paired_launches <= 0 ||
+      x.within.size() < static_cast<size_t>(o.min_paired_launches)) {
+    return false;
+  }
+  double worst = 0;
+  for (double w : x.within) {
+    if (w < 0) return false;  // a launch without the comparison: not paired
+    worst = std::max(worst, w);
+  }
+  *p = worst;
+  return worst <= o.alpha;
+}
+
+// x replaces default: significantly faster across launches or within every
+// launch, and faster by the margin (engine.h).
+bool BeatsDefault(const Launches& x, const Launches& def, const EngineOptions& o,
+                  double* p) {
+  if (Beats(x, def, o, p)) return true;
+  double paired;
+  const double mx = x.Median();
+  if (FasterInEveryLaunch(x, o, &paired) && mx > 0 &&
+      mx <= (1 - o.margin) * def.Median()) {
+    *p = paired;
+    return true;
+  }
+  return false;
 }
 
 Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
@@ -79,7 +113,7 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   for (const auto& [a, launches] : algorithms) {
     if (a == IndexOf(Algorithm::kDefault)) continue;
     double p;
-    if (!Beats(launches, def, o, &p)) continue;
+    if (!BeatsDefault(launches, def, o, &p)) continue;
     qualified[a] = p;
     if (best == IndexOf(Algorithm::kDefault) ||
         launches.Median() < algorithms.at(best).Median()) {
@@ -563,7 +597,12 @@ std::vector<ViolationFound> FindViolations(
       if (def == algorithms.end()) continue;
       for (const auto& [a, launches] : algorithms) {
         if (a == IndexOf(Algorithm::kDefault)) continue;
-        const double p = MannWhitneyLess(launches.medians, def->second.medians);
+        // The same two tests as the decisions', without the margin.
+        double p = MannWhitneyLess(launches.medians, def->second.medians);
+        double paired;
+        if (p > options.alpha && FasterInEveryLaunch(launches, options, &paired)) {
+          p = paired;
+        }
         if (p > options.alpha || launches.Median() <= 0) continue;
         ViolationFound v;
         // Beaten by one of its own algorithms, the library chose badly;

@@ -4,13 +4,15 @@
 // next to the one in force. Read-only: nothing is written.
 //
 //   colltune-replay --db /var/lib/colltune/colltune.db --profile 3
-//       --statistic mean --alpha 0.01 --max-reps 100
+//       --statistic mean --alpha 0.01 --max-reps 100 [--min-paired-launches 0]
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 
@@ -60,6 +62,10 @@ int main(int argc, char** argv) {
   app.add_option("--margin", options.margin, "Margin of 'faster'")
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
+  app.add_option("--min-paired-launches", options.min_paired_launches,
+                 "Launches the paired (within-launch) test needs; 0: off")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   app.add_option("--format", format, "text (with the changes) or shim (table file)")
       ->check(CLI::IsMember({"text", "shim"}))
       ->capture_default_str();
@@ -89,6 +95,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::vector<daemon::LaunchMedian> medians;
+  // The repetitions used, per point, for the within-launch tests below
+  // (recomputed here: --max-reps changes them).
+  std::vector<std::vector<double>> used_samples;
   int64_t used = 0, stored = 0;
   for (const db::LaunchPoint& p : *points) {
     auto samples = s.Samples(p.campaign_id, p.launch, p.collective, p.algorithm,
@@ -107,6 +116,22 @@ int main(int argc, char** argv) {
                        p.campaign_id * limits::kMaxLaunches + p.launch,
                        p.campaign_id,
                        Statistic(statistic, *samples), p.problem});
+    used_samples.push_back(std::move(*samples));
+  }
+  // Each point's within-launch comparison with default (engine.h's paired
+  // test), as the daemon keeps it (db/store.h), on the repetitions used.
+  std::map<std::tuple<int64_t, int, int64_t, std::string>, size_t> default_at;
+  for (size_t i = 0; i < medians.size(); ++i) {
+    const daemon::LaunchMedian& m = medians[i];
+    if (m.algorithm == Algorithm::kDefault) {
+      default_at[{m.launch, IndexOf(m.collective), m.msg_bytes, m.problem}] = i;
+    }
+  }
+  for (size_t i = 0; i < medians.size(); ++i) {
+    daemon::LaunchMedian& m = medians[i];
+    auto def = default_at.find({m.launch, IndexOf(m.collective), m.msg_bytes, m.problem});
+    if (m.algorithm == Algorithm::kDefault || def == default_at.end()) continue;
+    m.p_faster_than_default = MannWhitneyLess(used_samples[i], used_samples[def->second]);
   }
   std::vector<daemon::PinnedRange> pinned;
   for (const db::PinRow& p : *pins) {

@@ -62,6 +62,10 @@ int64_t Statement::Int(int column) const {
   return sqlite3_column_int64(stmt_, column);
 }
 
+bool Statement::IsNull(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
 double Statement::Real(int column) const {
   return sqlite3_column_double(stmt_, column);
 }

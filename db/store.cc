@@ -321,7 +321,7 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
       "algorithm, msg_bytes, nrep, median_s, mean_s, min_s, max_s, stddev_s, "
       "samples, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!st.ok()) return st.status();
-  return st->Bind(1, campaign_id)
+  const absl::Status inserted = st->Bind(1, campaign_id)
       .Bind(2, int64_t{launch})
       .Bind(3, Name(m.collective))
       .Bind(4, Name(m.algorithm))
@@ -335,6 +335,60 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
       .BindBlob(12, blob.data(), blob.size())
       .Bind(13, m.problem)
       .Run();
+  if (!inserted.ok()) return inserted;
+  return UpdateWithinLaunchTests(campaign_id, launch, m);
+}
+
+// The within-launch comparison (migration 10): whichever of default and an
+// algorithm arrives second completes the pair, so upload order and uploads
+// split across requests do not matter. Both sides are compared as stored
+// (float32), so a value never depends on which side came first.
+absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
+                                            const MeasurementInput& m) {
+  absl::StatusOr<Statement> others = db_->Prepare(absl::StrCat(
+      "SELECT algorithm, samples FROM measurements WHERE campaign_id = ? AND "
+      "launch = ? AND collective = ? AND msg_bytes = ? AND problem = ? AND "
+      "algorithm ",
+      m.algorithm == Algorithm::kDefault ? "!=" : "=", " ?"));
+  if (!others.ok()) return others.status();
+  others->Bind(1, campaign_id)
+      .Bind(2, int64_t{launch})
+      .Bind(3, Name(m.collective))
+      .Bind(4, m.msg_bytes)
+      .Bind(5, m.problem)
+      .Bind(6, Name(Algorithm::kDefault));
+  const std::vector<double> mine = DecodeSamples(EncodeSamples(m.samples));
+  std::vector<std::pair<std::string, double>> updates;  // algorithm, p
+  for (;;) {
+    absl::StatusOr<bool> row = others->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    const std::vector<double> theirs = DecodeSamples(others->Blob(1));
+    if (m.algorithm == Algorithm::kDefault) {
+      updates.push_back({others->Text(0), MannWhitneyLess(theirs, mine)});
+    } else {
+      updates.push_back({std::string(Name(m.algorithm)), MannWhitneyLess(mine, theirs)});
+    }
+  }
+  for (const auto& [algorithm, p] : updates) {
+    absl::StatusOr<Statement> st = db_->Prepare(
+        "UPDATE measurements SET p_faster_than_default = ? WHERE campaign_id = "
+        "? AND launch = ? AND collective = ? AND msg_bytes = ? AND problem = ? "
+        "AND algorithm = ?");
+    if (!st.ok()) return st.status();
+    if (absl::Status s = st->Bind(1, p)
+                             .Bind(2, campaign_id)
+                             .Bind(3, int64_t{launch})
+                             .Bind(4, Name(m.collective))
+                             .Bind(5, m.msg_bytes)
+                             .Bind(6, m.problem)
+                             .Bind(7, algorithm)
+                             .Run();
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status Store::PutCampaignLaunch(int64_t campaign_id, int launch,
@@ -670,7 +724,8 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
       "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
-      "m.stddev_s, m.problem FROM measurements m JOIN campaigns c ON c.id = "
+      "m.stddev_s, m.problem, m.p_faster_than_default FROM measurements m "
+      "JOIN campaigns c ON c.id = "
       "m.campaign_id WHERE c.profile_id = ? ORDER BY m.collective, m.problem, "
       "m.msg_bytes, m.algorithm, m.campaign_id, m.launch");
   if (!st.ok()) return st.status();
@@ -693,6 +748,7 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
     p.max = st->Real(9);
     p.stddev = st->Real(10);
     p.problem = st->Text(11);
+    p.p_faster_than_default = st->IsNull(12) ? -1 : st->Real(12);
     out.push_back(p);
   }
   return out;

@@ -69,6 +69,10 @@ struct LaunchPoint {
   int64_t nrep = 0;
   double median = 0, mean = 0, min = 0, max = 0, stddev = 0;
   std::string problem;  // irregular collectives: the distribution
+  // One-sided Mann-Whitney p that this algorithm's repetitions in this launch
+  // are faster than default's there; -1 when unknown (default itself, or
+  // default not measured in this launch). Kept up to date by PutMeasurement.
+  double p_faster_than_default = -1;
 };
 
 // One launch of one campaign of a profile, with who uploaded it.
@@ -231,7 +235,9 @@ class Store {
   absl::StatusOr<int64_t> UpsertCampaign(int64_t profile_id,
                                          std::string_view label,
                                          std::string_view host);
-  // Replaces the point if the launch already stored it.
+  // Replaces the point if the launch already stored it, and completes the
+  // within-launch comparison with default (LaunchPoint::p_faster_than_default)
+  // of the point's algorithms in that launch.
   absl::Status PutMeasurement(int64_t campaign_id, int launch,
                               const MeasurementInput& m);
   // Stores `rules` as the profile's next table version; returns the version.
@@ -298,6 +304,8 @@ class Store {
   absl::Status CheckIntegrity();
   absl::Status ReadSchemaVersion();
   absl::StatusOr<std::optional<TableVersion>> LoadTable(int64_t table_id);
+  absl::Status UpdateWithinLaunchTests(int64_t campaign_id, int launch,
+                                       const MeasurementInput& m);
   absl::Status RequireTransaction() const;
 
   std::unique_ptr<Database> db_;

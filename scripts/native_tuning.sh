@@ -10,7 +10,8 @@
 #
 #   scripts/native_tuning.sh [--np 4] [--mpich-np 2] [--launches 4] [--eval-launches 3]
 #                            [--libraries "openmpi mpich"]
-#                            [--keep DIR]   (campaign and evaluate outputs, per point)
+#                            [--keep DIR]   (campaign and evaluate outputs, each launch's
+#                                            medians and points, the database)
 #
 # The evaluation runs --eval-launches jobs and combines them as the campaign
 # does (each point's latencies are medians of per-launch medians): one job
@@ -56,12 +57,18 @@ for lib in $LIBRARIES; do
   else
     np=$MPICH_NP bench=$BIN/bench/colltune-bench-mpich
   fi
+  logs=()
+  if [ -n "$KEEP" ]; then
+    mkdir -p "$KEEP/$lib-campaign" "$KEEP/$lib-evaluate"
+    logs=(--log-dir "$KEEP/$lib-campaign")
+  fi
   echo "== $lib, $np processes: campaign of $LAUNCHES launches over the default grid"
-  "${CT[@]}" campaign --mpi "$lib" --np "$np" --launches "$LAUNCHES" --name "native-$lib" \
+  "${CT[@]}" campaign ${logs[@]+"${logs[@]}"} --mpi "$lib" --np "$np" --launches "$LAUNCHES" --name "native-$lib" \
     --bench "$bench" -- --quiet </dev/null 2>&1 | tee "$WORK/$lib-campaign.txt" |
     grep -E "^colltune: launch [0-9]+/[0-9]+ (done|failed)|^campaign " || true
   echo "== $lib, $np processes: evaluate (the oracle includes the library's own algorithms)"
-  "${CT[@]}" evaluate --mpi "$lib" --np "$np" --launches "$EVAL_LAUNCHES" --bench "$bench" </dev/null \
+  [ -n "$KEEP" ] && logs=(--log-dir "$KEEP/$lib-evaluate")
+  "${CT[@]}" evaluate ${logs[@]+"${logs[@]}"} --mpi "$lib" --np "$np" --launches "$EVAL_LAUNCHES" --bench "$bench" </dev/null \
     >"$WORK/$lib-evaluate.txt" 2>&1 || true
   grep "^evaluate:" "$WORK/$lib-evaluate.txt" || tail -n 20 "$WORK/$lib-evaluate.txt"
   if [ -n "$KEEP" ]; then
@@ -75,3 +82,8 @@ for lib in $LIBRARIES; do
     { "${CT[@]}" violations --profile "$profile" | awk '/selection/{p=1} p' | head -n 25; } || true
   fi
 done
+if [ -n "$KEEP" ]; then
+  # The profiles' raw samples, for colltune-replay and scripts/whatif_table.py.
+  sqlite3 "$WORK/colltune.db" ".backup '$KEEP/colltune.db'" 2>/dev/null ||
+    cp "$WORK/colltune.db" "$KEEP/colltune.db"
+fi

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -460,6 +461,69 @@ TEST(Engine, OneUidAloneNeverMovesAnOnlineDecision) {
   three.min_uids = 3;
   d = ComputeDecisions(p, online, {rb_everywhere}, {}, three);
   EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+}
+
+// Launch medians as measured here (Open MPI, 4 processes on 2 cores, gather
+// 1 B): whole launches switch between a fast and a slow regime, so the two
+// series overlap (p = 4/70 across launches) though gatherv was faster in
+// every launch. `within` are the within-launch p-values of the algorithm's
+// repetitions against default's.
+void AddPaired(std::vector<LaunchMedian>* v, std::initializer_list<double> within) {
+  Add(v, kDef, 1, {28.78, 24.37, 23.06, 22.70});
+  Add(v, kRB, 1, {17.14, 23.10, 12.41, 12.29});
+  auto w = within.begin();
+  for (LaunchMedian& m : *v) {
+    if (m.algorithm == kRB && w != within.end()) m.p_faster_than_default = *w++;
+  }
+}
+
+TEST(Engine, FasterWithinEveryLaunchReplacesDefaultThoughLaunchesOverlap) {
+  std::vector<LaunchMedian> p;
+  AddPaired(&p, {1e-9, 0.003, 1e-12, 1e-12});
+  const Decision& d = ComputeDecisions(p, {}, {}, EngineOptions{})[0];
+  EXPECT_EQ(d.rule.algorithm, kRB);
+  EXPECT_DOUBLE_EQ(d.evidence.p_value, 0.003);  // the largest launch's
+  std::vector<ViolationFound> v = FindViolations(p, EngineOptions{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_DOUBLE_EQ(v[0].p_value, 0.003);
+  // The same medians without the within-launch comparisons: the test across
+  // launches alone keeps default.
+  p.clear();
+  AddPaired(&p, {});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  EXPECT_TRUE(FindViolations(p, EngineOptions{}).empty());
+  // Switched off.
+  p.clear();
+  AddPaired(&p, {1e-9, 0.003, 1e-12, 1e-12});
+  EngineOptions off;
+  off.min_paired_launches = 0;
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, off)[0].rule.algorithm, kDef);
+}
+
+TEST(Engine, ThePairedTestNeedsEveryLaunchAndTheMargin) {
+  std::vector<LaunchMedian> p;
+  AddPaired(&p, {1e-9, 0.2, 1e-12, 1e-12});  // one launch not significant
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  p.clear();
+  AddPaired(&p, {1e-9, -1, 1e-12, 1e-12});  // one launch without default's
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  // Three launches suffice, two do not.
+  p.clear();
+  AddPaired(&p, {1e-9, 1e-9, 1e-9, 1e-9});
+  p.erase(std::remove_if(p.begin(), p.end(), [](const LaunchMedian& m) { return m.launch == 3; }),
+          p.end());
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRB);
+  p.erase(std::remove_if(p.begin(), p.end(), [](const LaunchMedian& m) { return m.launch == 2; }),
+          p.end());
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  // Significant in every launch but only 5 % faster: within the margin.
+  p.clear();
+  Add(&p, kDef, 1, {10, 20, 10, 20});
+  Add(&p, kRB, 1, {9.5, 19, 9.5, 19});
+  for (LaunchMedian& m : p) {
+    if (m.algorithm == kRB) m.p_faster_than_default = 1e-9;
+  }
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
 }
 
 }  // namespace

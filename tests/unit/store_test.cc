@@ -328,7 +328,8 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
-                         "DROP TABLE campaign_launches; DELETE FROM "
+                         "DROP TABLE campaign_launches; ALTER TABLE measurements "
+                         "DROP COLUMN p_faster_than_default; DELETE FROM "
                          "schema_migrations WHERE version >= 9",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
@@ -361,6 +362,60 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   EXPECT_EQ((*launches)[2].uid, 0) << "root is a uid like any other";
   EXPECT_EQ((*launches)[2].gid, 0);
   EXPECT_EQ((*launches)[0].uid, -1) << "older launches stay unknown";
+}
+
+// The within-launch comparison with default (migration 10), whichever side
+// arrives first, only inside one launch and one point.
+TEST(Store, EachPointKnowsWhetherItBeatDefaultInItsLaunch) {
+  auto store = Store::Open(TempPath("within.db"));
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  const Algorithm kAlt = Algorithm::kBcastAsScatterAllgather;
+  const Algorithm kOther = Algorithm::kBcastAsAllgatherv;
+  MeasurementInput def{Collective::kBcast, Algorithm::kDefault, 64,
+                       {2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7}};
+  MeasurementInput fast{Collective::kBcast, kAlt, 64,
+                        {1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}};
+  MeasurementInput slow{Collective::kBcast, kOther, 64,
+                        {3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7}};
+  int64_t profile = 0, c = 0;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 c = *s.UpsertCampaign(profile, "c", "h");
+                 // Launch 0: the algorithms before default; launch 1: after.
+                 for (const MeasurementInput* m : {&fast, &slow, &def}) {
+                   if (auto e = s.PutMeasurement(c, 0, *m); !e.ok()) return e;
+                 }
+                 for (const MeasurementInput* m : {&def, &fast, &slow}) {
+                   if (auto e = s.PutMeasurement(c, 1, *m); !e.ok()) return e;
+                 }
+                 // Launch 2 never measured default; another size neither.
+                 if (auto e = s.PutMeasurement(c, 2, fast); !e.ok()) return e;
+                 MeasurementInput other_size = fast;
+                 other_size.msg_bytes = 128;
+                 return s.PutMeasurement(c, 0, other_size);
+               }).ok());
+  auto points = s.LaunchPoints(profile);
+  ASSERT_TRUE(points.ok());
+  std::map<std::tuple<int, Algorithm, int64_t>, double> p;
+  for (const LaunchPoint& x : *points) p[{x.launch, x.algorithm, x.msg_bytes}] = x.p_faster_than_default;
+  ASSERT_EQ(p.size(), 8u);
+  // Completely separated, 8 against 8: the exact p is 1 / C(16, 8).
+  EXPECT_NEAR((p[{0, kAlt, 64}]), 1.0 / 12870, 1e-12);
+  EXPECT_DOUBLE_EQ((p[{1, kAlt, 64}]), (p[{0, kAlt, 64}])) << "order does not matter";
+  EXPECT_DOUBLE_EQ((p[{0, kOther, 64}]), 1.0);
+  EXPECT_DOUBLE_EQ((p[{1, kOther, 64}]), 1.0);
+  EXPECT_EQ((p[{0, Algorithm::kDefault, 64}]), -1);
+  EXPECT_EQ((p[{2, kAlt, 64}]), -1) << "no default in that launch";
+  EXPECT_EQ((p[{0, kAlt, 128}]), -1) << "no default at that size";
+
+  // A relaunched default replaces the comparisons of its launch only.
+  def.samples = {0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.96, 0.97};
+  ASSERT_TRUE(s.InTransaction([&]() { return s.PutMeasurement(c, 0, def); }).ok());
+  points = s.LaunchPoints(profile);
+  for (const LaunchPoint& x : *points) p[{x.launch, x.algorithm, x.msg_bytes}] = x.p_faster_than_default;
+  EXPECT_DOUBLE_EQ((p[{0, kAlt, 64}]), 1.0);
+  EXPECT_NEAR((p[{1, kAlt, 64}]), 1.0 / 12870, 1e-12);
 }
 
 TEST(Store, JobReportsNewestFirstWithTheirTimings) {
