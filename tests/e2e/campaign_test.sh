@@ -2,13 +2,15 @@
 # `colltune campaign` and `colltune evaluate` for real: the driver runs
 # colltune-bench under mpirun several times, the launches reach the daemon,
 # an interrupted campaign resumes without measuring again what is stored, and
-# the evaluation reports its summary.
+# the evaluation reports its summary (and keeps its points for scoring other
+# tables offline).
 #
-# Args: colltuned colltune colltune-bench
+# Args: colltuned colltune colltune-bench whatif_table.py
 source tests/lib/testlib.sh
 COLLTUNED=$(abspath "$1")
 COLLTUNE_CLI=$(abspath "$2")
 BENCH=$(abspath "$3")
+WHATIF=$(abspath "$4")
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 CT=("$COLLTUNE_CLI" --server "$SERVER")
@@ -163,4 +165,34 @@ if [ $rc -eq 0 ] && grep -q "^evaluate: 6 points, 2 processes" <<<"$out" &&
 else
   fail "colltune evaluate runs the evaluation and prints its summary" "rc=$rc"$'\n'"$out"
 fi
+
+# 5. Two evaluation jobs whose points are kept, then scored again offline
+# (scripts/whatif_table.py): the table the evaluation ran ("measured") must
+# get evaluate's own mean penalty, and a table of defaults must change no
+# point.
+mkdir -p "$T_TMP/eval"
+out=$(timeout 300 "${CT[@]}" evaluate "${DRIVE[@]}" --cluster small --launches 2 \
+      --log-dir "$T_TMP/eval" -- --collectives allreduce,scatter --sizes 8,1K,64K \
+      --nrep 20 </dev/null 2>&1)
+rc=$?
+check "evaluate --launches 2 --log-dir keeps both launches' points" \
+  test $rc -eq 0 -a -s "$T_TMP/eval/points-0" -a -s "$T_TMP/eval/points-1"
+penalty=$(sed -n 's/^evaluate: tuned\/oracle median .* mean penalty \([0-9.]*\) %.*/\1/p' <<<"$out")
+printf 'colltune-table 1\nsection 2\nallreduce 0 inf default\nscatter 0 inf default\n' \
+  >"$T_TMP/defaults.txt"
+scored=$(python3 "$WHATIF" --points "$T_TMP/eval" --comm-size 2 --table measured \
+         --table "$T_TMP/defaults.txt" 2>&1)
+check "whatif_table.py scores the measured table with evaluate's mean penalty ($penalty %)" \
+  python3 -c '
+import re, sys
+m = re.search(r"^measured: .*? mean penalty ([0-9.]+) %", sys.argv[2], re.M)
+ok = m and sys.argv[1] and abs(float(m.group(1)) - float(sys.argv[1])) <= 0.06
+sys.exit(0 if ok else "evaluate: %s %%, whatif:\n%s" % (sys.argv[1], sys.argv[2]))' \
+  "$penalty" "$scored"
+check "whatif_table.py scores a table of defaults on default's series" python3 -c '
+import re, sys
+m = re.search(r"defaults.txt: .*changed 0, .* 6 points", sys.argv[1])
+sys.exit(0 if m else sys.argv[1])' "$scored"
+expect_fail "whatif_table.py on a directory without points" "no points-" \
+  python3 "$WHATIF" --points "$T_TMP" --table measured
 finish
