@@ -9,7 +9,7 @@
 #   penalty; tuned/default), and the selection violations found.
 #
 #   scripts/native_tuning.sh [--np 4] [--mpich-np 2] [--launches 4] [--eval-launches 3]
-#                            [--libraries "openmpi mpich"]
+#                            [--libraries "openmpi mpich"] [--bind core|none]
 #                            [--keep DIR]   (campaign and evaluate outputs, each launch's
 #                                            medians and points, the database)
 #
@@ -17,6 +17,16 @@
 # does (each point's latencies are medians of per-launch medians): one job
 # is one placement of the processes, and judging a table on one placement
 # charges it for that placement's luck.
+#
+# --bind core (the default) binds each process to a core, two to a core when
+# there are more processes than cores (Open MPI: --bind-to
+# core:overload-allowed --map-by core; MPICH: -bind-to core), as a cluster's
+# launcher binds its ranks. Unbound and oversubscribed (Open MPI binds
+# nothing once a node is oversubscribed), the kernel places the processes
+# anew in every launch and whole launches switch between a fast and a slow
+# regime: measured here over 6 launches of 7 collectives at 1 B-16 KiB, the
+# fastest algorithm picked on 3 launches was 6-8 % slower than the best on
+# the other 3 unbound, 0.5-2 % bound. --bind none measures the unbound case.
 #
 # MPICH busy-polls: with more processes than cores (4 on this 2-core
 # machine) every collective takes milliseconds and no timing means anything,
@@ -30,6 +40,7 @@ LAUNCHES=4
 EVAL_LAUNCHES=3
 LIBRARIES="openmpi mpich"
 KEEP=""
+BIND=core
 while [ $# -gt 0 ]; do
   case "$1" in
     --np) NP=$2; shift 2 ;;
@@ -38,9 +49,14 @@ while [ $# -gt 0 ]; do
     --eval-launches) EVAL_LAUNCHES=$2; shift 2 ;;
     --libraries) LIBRARIES=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
-    *) echo "usage: scripts/native_tuning.sh [--np N] [--mpich-np N] [--launches N] [--eval-launches N] [--libraries LIST] [--keep DIR]" >&2; exit 2 ;;
+    --bind) BIND=$2; shift 2 ;;
+    *) echo "usage: scripts/native_tuning.sh [--np N] [--mpich-np N] [--launches N] [--eval-launches N] [--libraries LIST] [--bind core|none] [--keep DIR]" >&2; exit 2 ;;
   esac
 done
+case "$BIND" in
+  core | none) ;;
+  *) echo "native_tuning.sh: --bind must be core or none, not '$BIND'" >&2; exit 2 ;;
+esac
 
 bazel build -c opt //daemon:colltuned //cli:colltune //bench:colltune-bench \
   //bench:colltune-bench-mpich 2>&1 | tail -n 1
@@ -54,8 +70,17 @@ CT=("$COLLTUNE" --server "$SERVER")
 for lib in $LIBRARIES; do
   if [ "$lib" = openmpi ]; then
     np=$NP bench=$BIN/bench/colltune-bench
+    mpirun="mpirun.openmpi --bind-to core:overload-allowed --map-by core"
   else
     np=$MPICH_NP bench=$BIN/bench/colltune-bench-mpich
+    mpirun="mpirun.mpich -bind-to core"
+  fi
+  launch=(--mpi "$lib" --np "$np" --bench "$bench")
+  if [ "$BIND" = core ]; then
+    launch+=(--mpirun "$mpirun")
+    echo "== $lib: launched as $mpirun"
+  else
+    echo "== $lib: launched unbound"
   fi
   logs=()
   if [ -n "$KEEP" ]; then
@@ -63,12 +88,12 @@ for lib in $LIBRARIES; do
     logs=(--log-dir "$KEEP/$lib-campaign")
   fi
   echo "== $lib, $np processes: campaign of $LAUNCHES launches over the default grid"
-  "${CT[@]}" campaign ${logs[@]+"${logs[@]}"} --mpi "$lib" --np "$np" --launches "$LAUNCHES" --name "native-$lib" \
-    --bench "$bench" -- --quiet </dev/null 2>&1 | tee "$WORK/$lib-campaign.txt" |
+  "${CT[@]}" campaign ${logs[@]+"${logs[@]}"} "${launch[@]}" --launches "$LAUNCHES" --name "native-$lib" \
+    -- --quiet </dev/null 2>&1 | tee "$WORK/$lib-campaign.txt" |
     grep -E "^colltune: launch [0-9]+/[0-9]+ (done|failed)|^campaign " || true
   echo "== $lib, $np processes: evaluate (the oracle includes the library's own algorithms)"
   [ -n "$KEEP" ] && logs=(--log-dir "$KEEP/$lib-evaluate")
-  "${CT[@]}" evaluate ${logs[@]+"${logs[@]}"} --mpi "$lib" --np "$np" --launches "$EVAL_LAUNCHES" --bench "$bench" </dev/null \
+  "${CT[@]}" evaluate ${logs[@]+"${logs[@]}"} "${launch[@]}" --launches "$EVAL_LAUNCHES" </dev/null \
     >"$WORK/$lib-evaluate.txt" 2>&1 || true
   grep "^evaluate:" "$WORK/$lib-evaluate.txt" || tail -n 20 "$WORK/$lib-evaluate.txt"
   if [ -n "$KEEP" ]; then

@@ -148,6 +148,20 @@ expect_fail "campaign without a daemon fails before any launch" "cannot reach co
   "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" campaign "${DRIVE[@]}"
 expect_fail "campaign with a missing launcher says so" "cannot start no-such-mpirun" \
   "${CT[@]}" campaign --np 2 --mpirun no-such-mpirun --bench "$BENCH" --launches 1
+# More processes than cores, unbound: warned before the first launch; bound
+# (or on other hosts), not.
+many=$(( $(nproc) + 1 ))
+expect_fail "campaign warns that $many unbound processes on $(nproc) cores vary by placement" \
+  "warning: $many processes on the $(nproc) cores here, unbound" \
+  "${CT[@]}" campaign --np "$many" --mpirun no-such-mpirun --bench "$BENCH" --launches 1
+out=$("${CT[@]}" evaluate --np "$many" --mpirun "no-such-mpirun --bind-to core" \
+      --bench "$BENCH" </dev/null 2>&1)
+if [ $? -ne 0 ] && grep -q "cannot start no-such-mpirun" <<<"$out" &&
+   ! grep -q "unbound" <<<"$out"; then
+  pass "evaluate does not warn when the processes are bound"
+else
+  fail "evaluate does not warn when the processes are bound" "$out"
+fi
 expect_fail "a failing launch stops the campaign with the resume hint" \
   "incomplete .* --name broken to resume" \
   "${CT[@]}" campaign "${DRIVE[@]}" --name broken -- --collectives allreduse
