@@ -195,10 +195,20 @@ int RunEvaluate(const Options& o, Bench& b) {
         const int most = *std::max_element(nrep.begin(), nrep.end());
         nrep.assign(series.size(), most);
       }
+      // Each evaluation launch has its own order (--launch, as campaign
+      // launches do). With one order for every launch, the same series got
+      // the same places in the rounds in all of them, and order has
+      // after-effects (measure.h): in five evaluations of 3 launches each,
+      // MPICH's reduce_scatter_block of 1 MiB (repetitions of 150 or 500 us)
+      // timed default near 500 and pairwise near 250 us in all 15 launches,
+      // while campaigns, an order per launch, saw both in both modes. With an
+      // order per launch, evaluations see them mixed too (each slow in 4 of
+      // 6 launches of two evaluations), and stop charging a table for one
+      // order's luck.
       std::vector<int> rc;
       std::vector<std::vector<double>> samples =
           MeasureInterleaved(*w, series, nrep, o.warmup,
-                             PointSeed(c, w->bytes(), 1000), *b.sync, &rc);
+                             PointSeed(c, w->bytes(), 1000 + o.launch), *b.sync, &rc);
       if (b.rank != 0) continue;
       // What the summary needs of this point (bench/evaluation.h): every
       // series' median, and the medians of its even- and odd-numbered

@@ -228,8 +228,8 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
     const std::string points = std::string(dir) + "/points-" + std::to_string(launch);
     const std::string log = std::string(dir) + "/launch-" + std::to_string(launch);
     Job one = job;
-    one.program.push_back("--evaluate-points");
-    one.program.push_back(points);
+    one.program.insert(one.program.end(), {"--evaluate-points", points, "--launch",
+                                           std::to_string(launch)});
     one.label = "evaluation " + std::to_string(launch + 1) + "/" + std::to_string(a.launches);
     one.name = job.name + "-" + std::to_string(launch);
     one.stdout_path = log;

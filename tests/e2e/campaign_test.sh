@@ -191,6 +191,12 @@ out=$(timeout 300 "${CT[@]}" evaluate "${DRIVE[@]}" --cluster small --launches 2
 rc=$?
 check "evaluate --launches 2 --log-dir keeps both launches' points" \
   test $rc -eq 0 -a -s "$T_TMP/eval/points-0" -a -s "$T_TMP/eval/points-1"
+if grep -Eq "evaluation 1/2: .* --launch 0( |\$)" <<<"$out" &&
+   grep -Eq "evaluation 2/2: .* --launch 1( |\$)" <<<"$out"; then
+  pass "each evaluation launch gets its own index (and so its own measurement order)"
+else
+  fail "each evaluation launch gets its own index (and so its own measurement order)" "$out"
+fi
 penalty=$(sed -n 's/^evaluate: tuned\/oracle median .* mean penalty \([0-9.]*\) %.*/\1/p' <<<"$out")
 printf 'colltune-table 1\nsection 2\nallreduce 0 inf default\nscatter 0 inf default\n' \
   >"$T_TMP/defaults.txt"
