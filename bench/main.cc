@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1e7));
   app.add_option("--campaign", o.campaign,
                  "Campaign label shared by its launches (default: new)");
-  app.add_option("--launch", o.launch, "Index of this launch in the campaign or the evaluation (it seeds the "
+  app.add_option("--launch", o.launch,
+                 "Index of this launch in the campaign or the evaluation (it seeds the "
                  "measurement order)")
       ->check(CLI::Range(0, 999))
       ->capture_default_str();

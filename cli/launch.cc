@@ -86,10 +86,9 @@ absl::StatusOr<std::unique_ptr<Launcher>> MakeLauncher(const LaunchArgs& a) {
 // list given to mpirun) and with no binding asked for: Open MPI binds
 // nothing once a node is oversubscribed, so the kernel places the processes
 // anew in every launch and whole launches switch between a fast and a slow
-// regime. Measured here (4 processes on 2 cores, 7 collectives at 1 B-16
-// KiB), the fastest algorithm picked on three launches was 6-8 % slower than
-// the best on three others unbound, 0.5-2 % bound. A table measured one way
-// also fits jobs launched that way only, so say it before the first launch.
+// regime (figures: the operators' guide, "Bind the processes"). A table
+// measured one way also fits jobs launched that way only, so say it before
+// the first launch.
 void WarnIfOversubscribedUnbound(const LaunchArgs& a) {
   if (a.launcher != "mpirun") return;
   for (const std::string& w : Words(a.mpirun)) {
@@ -291,7 +290,10 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
                           std::filesystem::copy_options::recursive |
                               std::filesystem::copy_options::overwrite_existing,
                           ec);
-    if (ec) fprintf(stderr, "colltune: cannot keep the points in %s: %s\n", a.log_dir.c_str(), ec.message().c_str());
+    if (ec) {
+      fprintf(stderr, "colltune: cannot keep the points in %s: %s\n", a.log_dir.c_str(),
+              ec.message().c_str());
+    }
   }
   std::filesystem::remove_all(dir);
   return rc == 0 ? 0 : 1;
