@@ -48,9 +48,16 @@ std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
   return by;
 }
 
-bool Beats(const Launches& x, const Launches& y, const EngineOptions& o,
+// The margin an algorithm must win by to replace another (engine.h): the
+// library's own algorithms need less than mock-ups.
+double MarginOf(int algorithm, const EngineOptions& o) {
+  return InfoOf(static_cast<Algorithm>(algorithm)).native() ? o.native_margin : o.margin;
+}
+
+// x is significantly faster than y across launches, by `margin`.
+bool Beats(const Launches& x, const Launches& y, double margin, const EngineOptions& o,
            double* p) {
-  return SignificantlyFaster(x.medians, y.medians, o.alpha, o.margin, p);
+  return SignificantlyFaster(x.medians, y.medians, o.alpha, margin, p);
 }
 
 // The paired test of engine.h against default: faster within every launch.
@@ -71,13 +78,13 @@ bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p) {
 
 // x replaces default: significantly faster across launches or within every
 // launch, and faster by the margin (engine.h).
-bool BeatsDefault(const Launches& x, const Launches& def, const EngineOptions& o,
-                  double* p) {
-  if (Beats(x, def, o, p)) return true;
+bool BeatsDefault(const Launches& x, const Launches& def, double margin,
+                  const EngineOptions& o, double* p) {
+  if (Beats(x, def, margin, o, p)) return true;
   double paired;
   const double mx = x.Median();
   if (FasterInEveryLaunch(x, o, &paired) && mx > 0 &&
-      mx <= (1 - o.margin) * def.Median()) {
+      mx <= (1 - margin) * def.Median()) {
     *p = paired;
     return true;
   }
@@ -113,7 +120,7 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   for (const auto& [a, launches] : algorithms) {
     if (a == IndexOf(Algorithm::kDefault)) continue;
     double p;
-    if (!BeatsDefault(launches, def, o, &p)) continue;
+    if (!BeatsDefault(launches, def, MarginOf(a, o), o, &p)) continue;
     qualified[a] = p;
     if (best == IndexOf(Algorithm::kDefault) ||
         launches.Median() < algorithms.at(best).Median()) {
@@ -124,7 +131,7 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   const int incumbent = IndexOf(CurrentChoice(current, c, bytes));
   if (qualified.count(incumbent) && incumbent != best) {
     double p;
-    if (!Beats(algorithms.at(best), algorithms.at(incumbent), o, &p)) {
+    if (!Beats(algorithms.at(best), algorithms.at(incumbent), MarginOf(best, o), o, &p)) {
       choice = incumbent;  // the newcomer is not clearly better: no flapping
     }
   }
@@ -165,7 +172,7 @@ std::optional<SizeDecision> DecideAcross(Collective c, int64_t bytes,
       auto alg = algorithms.find(a);
       double p;
       if (def != algorithms.end() && alg != algorithms.end() &&
-          Beats(def->second, alg->second, o, &p)) {
+          Beats(def->second, alg->second, MarginOf(a, o), o, &p)) {
         return true;
       }
     }
@@ -405,7 +412,7 @@ void ApplyOnline(const std::vector<JobMedian>& online,
     d.evidence.source = Source::kOnline;
     double p = 1;
     if (best != inc->first &&
-        SignificantlyFaster(medians[best], inc->second, o.alpha, o.margin, &p)) {
+        SignificantlyFaster(medians[best], inc->second, o.alpha, MarginOf(best, o), &p)) {
       d.rule.algorithm = static_cast<Algorithm>(best);
       d.evidence.p_value = p;
     } else if (incumbent != Algorithm::kDefault &&

@@ -70,6 +70,11 @@ int main(int argc, char** argv) {
                  "A mock-up replaces default only if at least this much faster")
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
+  app.add_option("--native-margin", options.engine.native_margin,
+                 "A library's own algorithm replaces default (or another algorithm) "
+                 "only if at least this much faster")
+      ->check(CLI::Range(0.0, 0.99))
+      ->capture_default_str();
   app.add_option("--alpha", options.engine.alpha,
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))

@@ -59,7 +59,11 @@ int main(int argc, char** argv) {
   app.add_option("--alpha", options.alpha, "Significance level")
       ->check(CLI::Range(0.0001, 0.5))
       ->capture_default_str();
-  app.add_option("--margin", options.margin, "Margin of 'faster'")
+  app.add_option("--margin", options.margin, "Margin of 'faster' for mock-ups")
+      ->check(CLI::Range(0.0, 0.99))
+      ->capture_default_str();
+  app.add_option("--native-margin", options.native_margin,
+                 "Margin of 'faster' for the library's own algorithms")
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
   app.add_option("--min-paired-launches", options.min_paired_launches,
@@ -159,10 +163,10 @@ int main(int argc, char** argv) {
   int not_default = 0;
   for (const Rule& r : rules) not_default += r.algorithm != Algorithm::kDefault;
   printf("profile %lld: %zu points, %lld of %lld repetitions used, per-launch "
-         "%s, alpha %g, margin %g\n",
+         "%s, alpha %g, margin %g, native margin %g\n",
          static_cast<long long>(profile), points->size(),
          static_cast<long long>(used), static_cast<long long>(stored),
-         statistic.c_str(), options.alpha, options.margin);
+         statistic.c_str(), options.alpha, options.margin, options.native_margin);
   std::cout << FormatTable(table);
   printf("%d ranges not default\n", not_default);
   const std::vector<Rule> in_force =

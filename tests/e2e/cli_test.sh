@@ -52,6 +52,8 @@ assert any(r["algorithm"] == "gather_as_gatherv" and r["guideline"] == "GL12" fo
 
 expect_exit "colltuned with an unknown flag" 2 "bogus" "$COLLTUNED" --bogus
 expect_exit "colltuned with a margin out of range" 2 "margin" "$COLLTUNED" --margin 2
+expect_exit "colltuned with a native margin out of range" 2 "native-margin" \
+  "$COLLTUNED" --native-margin 1.5
 expect_exit "colltuned on an unusable database path" 1 "/nonexistent/dir/x.db" \
   "$COLLTUNED" --db /nonexistent/dir/x.db --listen "unix:$T_TMP/x.sock"
 printf 'not a database at all, just text\n%.0s' $(seq 200) > "$T_TMP/text.db"

@@ -12,6 +12,8 @@ namespace {
 constexpr Algorithm kDef = Algorithm::kDefault;
 constexpr Algorithm kRB = Algorithm::kAllreduceAsReduceBcast;
 constexpr Algorithm kRSA = Algorithm::kAllreduceAsReducescatterblockAllgather;
+const Algorithm kRing = *FindNative(Collective::kAllreduce, "ring");
+const Algorithm kRecDbl = *FindNative(Collective::kAllreduce, "recursive_doubling");
 
 // One median per launch, launches numbered 0, 1, 2, ... in campaign 7.
 void Add(std::vector<LaunchMedian>* v, Algorithm a, int64_t bytes,
@@ -58,6 +60,49 @@ TEST(Engine, SignificantButWithinTheMarginKeepsDefault) {
   EngineOptions loose;
   loose.margin = 0.01;
   EXPECT_EQ(ComputeDecisions(p, {}, {}, loose)[0].rule.algorithm, kRB);
+}
+
+TEST(Engine, TheLibrarysOwnAlgorithmsNeedOnlyTheNativeMargin) {
+  // 5 % faster, significantly: within the mock-ups' margin (10 %), beyond
+  // the native one (3 %).
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 1024, {10, 10.1, 9.9, 10.05, 9.95});
+  Add(&p, kRB, 1024, {9.5, 9.55, 9.45, 9.5, 9.4});
+  Add(&p, kRing, 1024, {9.5, 9.6, 9.4, 9.45, 9.55});
+  Decision d = ComputeDecisions(p, {}, {}, EngineOptions{})[0];
+  EXPECT_EQ(d.rule.algorithm, kRing);
+  EXPECT_NEAR(d.evidence.p_value, 1.0 / 252, 1e-12);
+  // The same figures with the two roles swapped: the mock-up alone is not enough.
+  p.clear();
+  Add(&p, kDef, 1024, {10, 10.1, 9.9, 10.05, 9.95});
+  Add(&p, kRB, 1024, {9.5, 9.55, 9.45, 9.5, 9.4});
+  Add(&p, kRing, 1024, {11, 11, 11, 11, 11});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  // A native algorithm only 2 % faster stays out; so does any with the
+  // native margin raised to the mock-ups'.
+  p.clear();
+  Add(&p, kDef, 1024, {10, 10.1, 9.9, 10.05, 9.95});
+  Add(&p, kRing, 1024, {9.8, 9.85, 9.75, 9.8, 9.7});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  p.clear();
+  Add(&p, kDef, 1024, {10, 10.1, 9.9, 10.05, 9.95});
+  Add(&p, kRing, 1024, {9.5, 9.6, 9.4, 9.45, 9.55});
+  EngineOptions strict;
+  strict.native_margin = 0.10;
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, strict)[0].rule.algorithm, kDef);
+  // The paired test applies the native margin too: faster in every launch
+  // though launches overlap (a native algorithm 5 % faster).
+  p.clear();
+  const double within[] = {0.001, 0.002, 0.001};
+  int64_t launch = 0;
+  for (double m : {10.0, 12.0, 14.0}) {
+    p.push_back({Collective::kAllreduce, kDef, 1024, launch, 7, m});
+    LaunchMedian r{Collective::kAllreduce, kRing, 1024, launch, 7, m * 0.95};
+    r.p_faster_than_default = within[launch++];
+    p.push_back(r);
+  }
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRing);
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, strict)[0].rule.algorithm, kDef);
 }
 
 TEST(Engine, FastButNotSignificantKeepsDefault) {
@@ -174,8 +219,6 @@ TEST(Engine, ViolationsOfGuidelinesAndMonotony) {
 }
 
 // The library's own algorithms: allreduce's "ring" and "recursive_doubling".
-const Algorithm kRing = *FindNative(Collective::kAllreduce, "ring");
-const Algorithm kRecDbl = *FindNative(Collective::kAllreduce, "recursive_doubling");
 
 TEST(Engine, ANativeAlgorithmFasterThanDefaultIsASelectionViolation) {
   std::vector<LaunchMedian> p;
