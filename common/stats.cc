@@ -17,6 +17,14 @@ double Median(std::vector<double> values) {
   return (lower + upper) / 2;
 }
 
+double UpperQuartile(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  // The upper half: from the middle value (odd n) or just past it (even n).
+  return Median(std::vector<double>(values.begin() + n / 2, values.end()));
+}
+
 Summary Summarize(const std::vector<double>& values) {
   Summary s;
   s.n = static_cast<int64_t>(values.size());

@@ -17,6 +17,11 @@ struct Summary {
 // an empty vector.
 double Median(std::vector<double> values);
 
+// Upper quartile of `values`: the median of the values above the median
+// (of the upper half, the middle value included for odd n, as Tukey's
+// hinge); 0 for an empty vector.
+double UpperQuartile(std::vector<double> values);
+
 Summary Summarize(const std::vector<double>& values);
 
 // One-sided Mann-Whitney (Wilcoxon rank-sum) test of "x tends to be smaller

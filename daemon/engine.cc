@@ -15,8 +15,16 @@ namespace {
 struct Launches {
   std::vector<double> medians;
   std::vector<double> within;  // per launch: p_faster_than_default
+  std::vector<double> upper;   // per launch: upper quartile, 0 if unknown
   std::set<int64_t> campaigns;
   double Median() const { return colltune::Median(medians); }
+  // The median over launches of the upper quartiles; 0 if any is unknown.
+  double UpperQuartile() const {
+    for (double u : upper) {
+      if (u <= 0) return 0;
+    }
+    return upper.empty() ? 0 : colltune::Median(upper);
+  }
 };
 
 using BySize = std::map<int64_t, std::map<int, Launches>>;  // size -> algorithm
@@ -28,6 +36,7 @@ std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
     Launches& l = by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)];
     l.medians.push_back(p.median_seconds);
     l.within.push_back(p.p_faster_than_default);
+    l.upper.push_back(p.upper_quartile_seconds);
     l.campaigns.insert(p.campaign);
   }
   return by;
@@ -43,6 +52,7 @@ std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
     Launches& l = by[IndexOf(p.collective)][{p.problem, p.msg_bytes}][IndexOf(p.algorithm)];
     l.medians.push_back(p.median_seconds);
     l.within.push_back(p.p_faster_than_default);
+    l.upper.push_back(p.upper_quartile_seconds);
     l.campaigns.insert(p.campaign);
   }
   return by;
@@ -125,6 +135,27 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
     if (best == IndexOf(Algorithm::kDefault) ||
         launches.Median() < algorithms.at(best).Median()) {
       best = a;
+    }
+  }
+  // Near-ties go to the steadier candidate. Some algorithms run in two
+  // modes from repetition to repetition (Open MPI's in-order binary reduce
+  // of 64 B here: 3.7 or 5.6 us, about half the time each), and their median
+  // lands in one mode or the other by a small shift of that proportion: a
+  // campaign saw 3.7 us, level with linear's 3.7, and the evaluation 5.6. Among
+  // the candidates within `tie_band` of the fastest median, the lowest upper
+  // quartile wins: it is the median of the slower half, and it sits in the
+  // slow mode whenever that mode holds more than a quarter of the calls.
+  if (best != IndexOf(Algorithm::kDefault) && o.tie_band > 0) {
+    const double fastest = algorithms.at(best).Median();
+    double steadiest = algorithms.at(best).UpperQuartile();
+    for (const auto& [a, p] : qualified) {
+      const Launches& l = algorithms.at(a);
+      const double u = l.UpperQuartile();
+      if (a != best && steadiest > 0 && u > 0 && u < steadiest &&
+          l.Median() <= (1 + o.tie_band) * fastest) {
+        best = a;
+        steadiest = u;
+      }
     }
   }
   int choice = best;

@@ -76,6 +76,10 @@ struct EngineOptions {
   int min_uids = 2;     // online: distinct uids per side before it counts
   // Launches the paired (within-launch) test needs; 0 switches it off.
   int min_paired_launches = 3;
+  // Candidates that beat default and whose medians are within this fraction
+  // of the fastest's are ranked by their upper quartiles instead (engine.cc,
+  // DecideSize); 0 switches the tie-break off.
+  double tie_band = 0.03;
 };
 
 // The median latency of one point in one launch.
@@ -91,6 +95,9 @@ struct LaunchMedian {
   // default's in the same launch; -1: unknown (then the paired test cannot
   // use this algorithm at this point).
   double p_faster_than_default = -1;
+  // The upper quartile of its repetitions in the launch; 0: unknown. It
+  // breaks ties between candidates whose medians are within `tie_band`.
+  double upper_quartile_seconds = 0;
 };
 
 // One job's median latency for one (collective, size bucket, algorithm).

@@ -75,6 +75,11 @@ int main(int argc, char** argv) {
                  "only if at least this much faster")
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
+  app.add_option("--tie-band", options.engine.tie_band,
+                 "Candidates whose medians are within this fraction of the fastest's "
+                 "are ranked by their upper quartiles (0: off)")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
   app.add_option("--alpha", options.engine.alpha,
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))

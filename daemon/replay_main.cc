@@ -66,6 +66,11 @@ int main(int argc, char** argv) {
                  "Margin of 'faster' for the library's own algorithms")
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
+  app.add_option("--tie-band", options.tie_band,
+                 "Candidates within this fraction of the fastest median are ranked by "
+                 "upper quartile; 0: off")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
   app.add_option("--min-paired-launches", options.min_paired_launches,
                  "Launches the paired (within-launch) test needs; 0: off")
       ->check(CLI::Range(0, 1000))
@@ -120,6 +125,7 @@ int main(int argc, char** argv) {
                        p.campaign_id * limits::kMaxLaunches + p.launch,
                        p.campaign_id,
                        Statistic(statistic, *samples), p.problem});
+    medians.back().upper_quartile_seconds = UpperQuartile(*samples);
     used_samples.push_back(std::move(*samples));
   }
   // Each point's within-launch comparison with default (engine.h's paired

@@ -196,7 +196,8 @@ absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
     // Launch indices stay below limits::kMaxLaunches.
     const int64_t launch = p.campaign_id * limits::kMaxLaunches + p.launch;
     medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch,
-                       p.campaign_id, p.median, p.problem, p.p_faster_than_default});
+                       p.campaign_id, p.median, p.problem, p.p_faster_than_default,
+                       p.upper_quartile});
   }
   return medians;
 }

@@ -319,7 +319,8 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
   absl::StatusOr<Statement> st = db_->Prepare(
       "INSERT OR REPLACE INTO measurements (campaign_id, launch, collective, "
       "algorithm, msg_bytes, nrep, median_s, mean_s, min_s, max_s, stddev_s, "
-      "samples, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "samples, problem, upper_quartile_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, ?, ?, ?)");
   if (!st.ok()) return st.status();
   const absl::Status inserted = st->Bind(1, campaign_id)
       .Bind(2, int64_t{launch})
@@ -334,6 +335,7 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
       .Bind(11, sum.stddev)
       .BindBlob(12, blob.data(), blob.size())
       .Bind(13, m.problem)
+      .Bind(14, UpperQuartile(m.samples))
       .Run();
   if (!inserted.ok()) return inserted;
   return UpdateWithinLaunchTests(campaign_id, launch, m);
@@ -724,7 +726,8 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
       "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
-      "m.stddev_s, m.problem, m.p_faster_than_default FROM measurements m "
+      "m.stddev_s, m.problem, m.p_faster_than_default, m.upper_quartile_s "
+      "FROM measurements m "
       "JOIN campaigns c ON c.id = "
       "m.campaign_id WHERE c.profile_id = ? ORDER BY m.collective, m.problem, "
       "m.msg_bytes, m.algorithm, m.campaign_id, m.launch");
@@ -749,6 +752,7 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
     p.stddev = st->Real(10);
     p.problem = st->Text(11);
     p.p_faster_than_default = st->IsNull(12) ? -1 : st->Real(12);
+    p.upper_quartile = st->IsNull(13) ? 0 : st->Real(13);
     out.push_back(p);
   }
   return out;

@@ -73,6 +73,9 @@ struct LaunchPoint {
   // are faster than default's there; -1 when unknown (default itself, or
   // default not measured in this launch). Kept up to date by PutMeasurement.
   double p_faster_than_default = -1;
+  // The upper quartile of the launch's repetitions (migration 11); 0 when
+  // stored before it.
+  double upper_quartile = 0;
 };
 
 // One launch of one campaign of a profile, with who uploaded it.

@@ -131,6 +131,19 @@ TEST(MannWhitney, LargeSamplesSeparateAndOverlap) {
   EXPECT_GT(MannWhitneyLess(a, a), 0.45);
 }
 
+TEST(Stats, UpperQuartileIsTheMedianOfTheSlowerHalf) {
+  EXPECT_EQ(UpperQuartile({}), 0);
+  EXPECT_EQ(UpperQuartile({4}), 4);
+  EXPECT_EQ(UpperQuartile({8, 1, 5, 3}), 6.5);        // slower half 5, 8
+  EXPECT_EQ(UpperQuartile({9, 1, 5, 3, 7}), 7);       // 5, 7, 9 (the median included)
+  // Two modes, the slow one a third of the calls: the median is in the fast
+  // mode, the upper quartile in the slow one.
+  std::vector<double> bimodal(200, 3.7);
+  for (size_t i = 0; i < bimodal.size(); i += 3) bimodal[i] = 5.6;
+  EXPECT_EQ(Median(bimodal), 3.7);
+  EXPECT_EQ(UpperQuartile(bimodal), 5.6);
+}
+
 TEST(Stats, RelativeStandardError) {
   EXPECT_TRUE(std::isinf(RelativeStandardError({1})));
   // mean 5, sample stddev 2.138, n 8: 2.138 / sqrt(8) / 5

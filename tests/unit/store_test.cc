@@ -329,7 +329,8 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
                          "DROP TABLE campaign_launches; ALTER TABLE measurements "
-                         "DROP COLUMN p_faster_than_default; DELETE FROM "
+                         "DROP COLUMN p_faster_than_default; ALTER TABLE measurements "
+                         "DROP COLUMN upper_quartile_s; DELETE FROM "
                          "schema_migrations WHERE version >= 9",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
@@ -362,6 +363,14 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   EXPECT_EQ((*launches)[2].uid, 0) << "root is a uid like any other";
   EXPECT_EQ((*launches)[2].gid, 0);
   EXPECT_EQ((*launches)[0].uid, -1) << "older launches stay unknown";
+  // Points stored before migration 11 have no upper quartile (they break no
+  // ties); the new one has.
+  auto points = s.LaunchPoints(profile);
+  ASSERT_TRUE(points.ok());
+  ASSERT_EQ(points->size(), 4u);
+  for (const LaunchPoint& x : *points) {
+    EXPECT_EQ(x.upper_quartile, x.launch == 3 ? 2.0 : 0.0) << x.launch << " " << x.msg_bytes;
+  }
 }
 
 // The within-launch comparison with default (migration 10), whichever side
@@ -400,6 +409,12 @@ TEST(Store, EachPointKnowsWhetherItBeatDefaultInItsLaunch) {
   std::map<std::tuple<int, Algorithm, int64_t>, double> p;
   for (const LaunchPoint& x : *points) p[{x.launch, x.algorithm, x.msg_bytes}] = x.p_faster_than_default;
   ASSERT_EQ(p.size(), 8u);
+  // Each point's upper quartile, the median of its slower half: 8 values
+  // 1.0-1.7 (stored as float32), the slower half 1.4-1.7.
+  for (const LaunchPoint& x : *points) {
+    if (x.algorithm == kAlt) EXPECT_NEAR(x.upper_quartile, 1.55, 1e-6);
+    if (x.algorithm == kOther) EXPECT_NEAR(x.upper_quartile, 3.55, 1e-6);
+  }
   // Completely separated, 8 against 8: the exact p is 1 / C(16, 8).
   EXPECT_NEAR((p[{0, kAlt, 64}]), 1.0 / 12870, 1e-12);
   EXPECT_DOUBLE_EQ((p[{1, kAlt, 64}]), (p[{0, kAlt, 64}])) << "order does not matter";
