@@ -24,7 +24,15 @@
 //       here), so the per-launch medians of two algorithms overlap even when
 //       one is faster in every launch, and the test across launches alone
 //       needs as many launches again to see it;
-//  * among those, the one with the lowest median wins, with hysteresis: the
+//    An algorithm also replaces `default` if it is as fast and significantly
+//    steadier: its median within `tie_band` (3 %) of default's, and its
+//    per-launch upper quartiles lower than default's by the test across
+//    launches and the margin. Some calls run in two modes from repetition to
+//    repetition, default included, and a median then lands in either mode;
+//    the upper quartile is in the slow mode whenever that holds more than a
+//    quarter of the calls;
+//  * among those, the one with the lowest median wins (within `tie_band` of
+//    it, the one with the lowest upper quartile), with hysteresis: the
 //    current table's choice keeps its place while it still qualifies, unless
 //    the newcomer beats it by the same test and margin. Ties and noise keep
 //    `default`, and decisions do not flap between close alternatives.

@@ -150,6 +150,36 @@ TEST(Engine, NearTiesGoToTheSteadierCandidate) {
   EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRing);
 }
 
+TEST(Engine, AsFastAndSteadierThanDefaultReplacesIt) {
+  // Default runs in two modes (its upper quartile in the slow one); ring's
+  // median is 1.4 % above default's, its upper quartile far below.
+  std::vector<LaunchMedian> p;
+  AddSpread(&p, kDef, {{3.6, 5.8}, {3.61, 5.7}, {3.59, 5.9}, {3.62, 5.81}, {3.58, 5.85}});
+  AddSpread(&p, kRing, {{3.65, 3.7}, {3.66, 3.71}, {3.64, 3.69}, {3.67, 3.72}, {3.63, 3.705}});
+  Decision d = ComputeDecisions(p, {}, {}, EngineOptions{})[0];
+  EXPECT_EQ(d.rule.algorithm, kRing);
+  EXPECT_NEAR(d.evidence.p_value, 1.0 / 252, 1e-12);
+  EXPECT_NEAR(d.rule.speedup, 3.6 / 3.65, 1e-12) << "no faster by the median";
+  EngineOptions off;
+  off.tie_band = 0;
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, off)[0].rule.algorithm, kDef);
+  // A median more than the band above default's: default stays.
+  p.clear();
+  AddSpread(&p, kDef, {{3.6, 5.8}, {3.61, 5.7}, {3.59, 5.9}, {3.62, 5.8}, {3.58, 5.85}});
+  AddSpread(&p, kRing, {{3.75, 3.8}, {3.76, 3.81}, {3.74, 3.79}, {3.77, 3.82}, {3.73, 3.8}});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  // Steadier by less than the margin (a mock-up's 10 %): default stays.
+  p.clear();
+  AddSpread(&p, kDef, {{3.6, 4.0}, {3.61, 4.01}, {3.59, 3.99}, {3.62, 4.02}, {3.58, 4.0}});
+  AddSpread(&p, kRB, {{3.65, 3.7}, {3.66, 3.71}, {3.64, 3.69}, {3.67, 3.72}, {3.63, 3.7}});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+  // Not steadier in every launch (the test across launches fails): default.
+  p.clear();
+  AddSpread(&p, kDef, {{3.6, 5.8}, {3.61, 3.62}, {3.59, 5.9}, {3.62, 3.63}, {3.58, 5.85}});
+  AddSpread(&p, kRing, {{3.65, 3.7}, {3.66, 3.71}, {3.64, 3.69}, {3.67, 3.72}, {3.63, 3.7}});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+}
+
 TEST(Engine, FastButNotSignificantKeepsDefault) {
   std::vector<LaunchMedian> p;
   Add(&p, kDef, 1024, {10, 10});  // two launches: the best p is 1/6
