@@ -17,6 +17,12 @@ struct Launches {
   std::vector<double> within;  // per launch: p_faster_than_default
   std::vector<double> upper;   // per launch: upper quartile, 0 if unknown
   std::set<int64_t> campaigns;
+  void Add(const LaunchMedian& p) {
+    medians.push_back(p.median_seconds);
+    within.push_back(p.p_faster_than_default);
+    upper.push_back(p.upper_quartile_seconds);
+    campaigns.insert(p.campaign);
+  }
   double Median() const { return colltune::Median(medians); }
   // The median over launches of the upper quartiles; 0 if any is unknown.
   double UpperQuartile() const {
@@ -33,11 +39,7 @@ std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
   std::map<int, BySize> by;
   for (const LaunchMedian& p : points) {
     if (InfoOf(p.collective).irregular) continue;
-    Launches& l = by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)];
-    l.medians.push_back(p.median_seconds);
-    l.within.push_back(p.p_faster_than_default);
-    l.upper.push_back(p.upper_quartile_seconds);
-    l.campaigns.insert(p.campaign);
+    by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)].Add(p);
   }
   return by;
 }
@@ -49,11 +51,7 @@ std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
   std::map<int, ByPoint> by;
   for (const LaunchMedian& p : points) {
     if (!InfoOf(p.collective).irregular) continue;
-    Launches& l = by[IndexOf(p.collective)][{p.problem, p.msg_bytes}][IndexOf(p.algorithm)];
-    l.medians.push_back(p.median_seconds);
-    l.within.push_back(p.p_faster_than_default);
-    l.upper.push_back(p.upper_quartile_seconds);
-    l.campaigns.insert(p.campaign);
+    by[IndexOf(p.collective)][{p.problem, p.msg_bytes}][IndexOf(p.algorithm)].Add(p);
   }
   return by;
 }
@@ -157,14 +155,15 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   // the candidates within `tie_band` of the fastest median, the lowest upper
   // quartile wins: it is the median of the slower half, and it sits in the
   // slow mode whenever that mode holds more than a quarter of the calls.
-  if (best != IndexOf(Algorithm::kDefault) && o.tie_band > 0) {
+  double steadiest = o.tie_band > 0 && best != IndexOf(Algorithm::kDefault)
+                         ? algorithms.at(best).UpperQuartile()
+                         : 0;  // 0: no tie-break (off, no candidate, or unknown)
+  if (steadiest > 0) {
     const double fastest = algorithms.at(best).Median();
-    double steadiest = algorithms.at(best).UpperQuartile();
     for (const auto& [a, p] : qualified) {
       const Launches& l = algorithms.at(a);
       const double u = l.UpperQuartile();
-      if (a != best && steadiest > 0 && u > 0 && u < steadiest &&
-          l.Median() <= (1 + o.tie_band) * fastest) {
+      if (u > 0 && u < steadiest && l.Median() <= (1 + o.tie_band) * fastest) {
         best = a;
         steadiest = u;
       }

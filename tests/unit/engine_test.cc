@@ -117,36 +117,33 @@ void AddSpread(std::vector<LaunchMedian>* v, Algorithm a,
 }
 
 TEST(Engine, NearTiesGoToTheSteadierCandidate) {
+  // Default, ring (upper quartile in a slow mode) and the given RB series.
+  const auto with_rb = [](std::initializer_list<std::pair<double, double>> rb) {
+    std::vector<LaunchMedian> p;
+    AddSpread(&p, kDef, {{10, 11}, {10.1, 11}, {9.9, 11}, {10.05, 11}, {9.95, 11}});
+    AddSpread(&p, kRing, {{5, 7}, {5.01, 7.1}, {4.99, 6.9}, {5.02, 7}, {4.98, 7}});
+    AddSpread(&p, kRB, rb);
+    return p;
+  };
   // Ring's median is 2 % below RB's, but its slower half runs in a slow
   // mode (upper quartile 7 against 5.3): within the tie band, RB wins.
-  std::vector<LaunchMedian> p;
-  AddSpread(&p, kDef, {{10, 11}, {10.1, 11}, {9.9, 11}, {10.05, 11}, {9.95, 11}});
-  AddSpread(&p, kRing, {{5, 7}, {5.01, 7.1}, {4.99, 6.9}, {5.02, 7}, {4.98, 7}});
-  AddSpread(&p, kRB, {{5.1, 5.3}, {5.11, 5.3}, {5.09, 5.3}, {5.12, 5.3}, {5.08, 5.3}});
+  std::vector<LaunchMedian> p =
+      with_rb({{5.1, 5.3}, {5.11, 5.3}, {5.09, 5.3}, {5.12, 5.3}, {5.08, 5.3}});
   EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRB);
   EngineOptions off;
   off.tie_band = 0;
   EXPECT_EQ(ComputeDecisions(p, {}, {}, off)[0].rule.algorithm, kRing);
   // Beyond the band (RB's median 6 % above ring's) the median decides.
-  p.clear();
-  AddSpread(&p, kDef, {{10, 11}, {10.1, 11}, {9.9, 11}, {10.05, 11}, {9.95, 11}});
-  AddSpread(&p, kRing, {{5, 7}, {5.01, 7.1}, {4.99, 6.9}, {5.02, 7}, {4.98, 7}});
-  AddSpread(&p, kRB, {{5.3, 5.4}, {5.31, 5.4}, {5.29, 5.4}, {5.32, 5.4}, {5.28, 5.4}});
+  p = with_rb({{5.3, 5.4}, {5.31, 5.4}, {5.29, 5.4}, {5.32, 5.4}, {5.28, 5.4}});
   EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRing);
   // A launch without an upper quartile (stored before migration 11): no
   // tie-break, the median decides.
-  p.clear();
-  AddSpread(&p, kDef, {{10, 11}, {10.1, 11}, {9.9, 11}, {10.05, 11}, {9.95, 11}});
-  AddSpread(&p, kRing, {{5, 7}, {5.01, 7.1}, {4.99, 6.9}, {5.02, 7}, {4.98, 7}});
-  AddSpread(&p, kRB, {{5.1, 5.3}, {5.11, 0}, {5.09, 5.3}, {5.12, 5.3}, {5.08, 5.3}});
+  p = with_rb({{5.1, 5.3}, {5.11, 0}, {5.09, 5.3}, {5.12, 5.3}, {5.08, 5.3}});
   EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRing);
   // Only candidates that beat default take part: a steady default stays
   // default's, and a steady candidate that does not beat default is no
   // candidate.
-  p.clear();
-  AddSpread(&p, kDef, {{10, 11}, {10.1, 11}, {9.9, 11}, {10.05, 11}, {9.95, 11}});
-  AddSpread(&p, kRing, {{5, 7}, {5.01, 7.1}, {4.99, 6.9}, {5.02, 7}, {4.98, 7}});
-  AddSpread(&p, kRB, {{5.1, 5.3}, {12, 12}, {5.09, 5.3}, {13, 13}, {5.08, 5.3}});
+  p = with_rb({{5.1, 5.3}, {12, 12}, {5.09, 5.3}, {13, 13}, {5.08, 5.3}});
   EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRing);
 }
 
