@@ -82,7 +82,8 @@ bool ParseRecord(const std::string& line, PointRecord* r, std::string* error) {
   return true;
 }
 
-Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin) {
+Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin,
+                  double alpha) {
   // (collective, bytes) -> algorithm -> per-launch values; tuned apart.
   struct Acc {
     Algorithm tuned = Algorithm::kDefault;
@@ -132,6 +133,10 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
     }
     v.t_oracle_cv = Median(acc.candidates.at(pick).odd);
     v.t_tuned_cv = Median(acc.tuned_series.odd);
+    double p;
+    v.slower = v.t_tuned * (1 - margin) > v.t_default;
+    v.significantly_slower = SignificantlyFaster(def->second.median, acc.tuned_series.median,
+                                                 alpha, margin, &p);
     s.points.push_back(v);
   }
   if (s.points.empty()) return s;
@@ -151,7 +156,12 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
     }
     if (v.tuned != Algorithm::kDefault) {
       ++s.changed;
-      if (v.t_tuned * (1 - margin) > v.t_default) ++s.slower_than_default;
+      s.slower_than_default += v.slower;
+      s.significantly_slower += v.significantly_slower;
+    } else {
+      ++s.unchanged;
+      s.unchanged_slower += v.slower;
+      s.unchanged_significantly_slower += v.significantly_slower;
     }
   }
   const double n = static_cast<double>(s.points.size());
@@ -195,6 +205,24 @@ void PrintSummary(const Summary& s, size_t natives, int launches) {
          100 * s.mean_penalty_cv);
   printf("evaluate: speedup over default, geometric mean %.3f, median tuned/default %.3f\n",
          s.geomean_speedup, s.median_vs_default);
+}
+
+void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha) {
+  const int pct = static_cast<int>(std::lround(100 * margin));
+  printf("evaluate: points where tuned's median is more than %d %% slower than default's: "
+         "%d (of %d where the table changes the algorithm); where it keeps default, "
+         "default timed twice: %d of %d (the noise floor)\n",
+         pct, s.slower_than_default, s.changed, s.unchanged_slower, s.unchanged);
+  if (launches < 3) {
+    printf("evaluate: significance over launches needs at least 3 launches "
+           "(--launches 3)\n");
+    return;
+  }
+  printf("evaluate: points where tuned is significantly slower than default over the %d "
+         "launches (one-sided Mann-Whitney of their medians at %.2g, and by %d %%): %d "
+         "(of %d); default against itself: %d (of %d)\n",
+         launches, alpha, pct, s.significantly_slower, s.changed,
+         s.unchanged_significantly_slower, s.unchanged);
 }
 
 }  // namespace colltune::bench

@@ -55,6 +55,8 @@ struct PointVerdict {
   double t_default = 0, t_tuned = 0, t_oracle = 0;
   double t_tuned_cv = 0, t_oracle_cv = 0;
   int launches = 0;
+  bool slower = false;               // tuned's median beyond the margin above default's
+  bool significantly_slower = false; // and by the test over launches (Summary)
 };
 
 struct Summary {
@@ -65,16 +67,28 @@ struct Summary {
   const PointVerdict* worst = nullptr;
   const PointVerdict* worst_cv = nullptr;
   // Where the table changed the algorithm: points whose tuned median is
-  // slower than default's by more than `margin`.
-  int changed = 0, slower_than_default = 0;
+  // slower than default's by more than `margin`; and of those, the ones
+  // significantly slower by the engine's own rule applied to the launches'
+  // medians (one-sided Mann-Whitney at `alpha`, and by the margin: with 3
+  // launches, tuned slower than default in all of them).
+  int changed = 0, slower_than_default = 0, significantly_slower = 0;
+  // The same two counts where the table keeps default: `tuned` then runs the
+  // same code as `default`, so they count what noise alone does to two
+  // series of one algorithm. A table whose changed points are slower at the
+  // same rate has no regressions this evaluation can tell from noise.
+  int unchanged = 0, unchanged_slower = 0, unchanged_significantly_slower = 0;
 };
 
 // `launches[i]` holds launch i's records; a point is identified by
 // (collective, bytes) and combined over the launches that measured it.
-Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin);
+Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin,
+                  double alpha = 0.05);
 
 // The summary lines scripts grep ("evaluate: tuned/oracle median ...").
 void PrintSummary(const Summary& s, size_t natives, int launches);
+// The lines on points slower than default, with the noise floor beside them
+// (several launches: the across-launch test; `margin` as in Summarize).
+void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha);
 
 }  // namespace colltune::bench
 

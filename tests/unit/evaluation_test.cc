@@ -1,0 +1,109 @@
+// What `colltune evaluate --launches N` concludes from the launches' records
+// (bench/evaluation.h). Expected values are worked out by hand from the
+// medians given here.
+#include "bench/evaluation.h"
+
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+namespace colltune::bench {
+namespace {
+
+constexpr double kUs = 1e-6;
+
+Algorithm Named(const char* name, Collective c) { return *ParseAlgorithm(name, c); }
+
+// One point of one launch: the candidates' medians (default first) and the
+// tuned series'. Even and odd halves equal the median: no cross-validation
+// effects in these tests.
+PointRecord Point(Collective c, int64_t bytes, const char* tuned,
+                  std::vector<std::pair<const char*, double>> candidates, double tuned_us) {
+  PointRecord r;
+  r.collective = c;
+  r.bytes = bytes;
+  r.tuned = Named(tuned, c);
+  for (const auto& [name, us] : candidates) {
+    r.candidates.push_back({Named(name, c), us * kUs, us * kUs, us * kUs});
+  }
+  r.tuned_series = {r.tuned, tuned_us * kUs, tuned_us * kUs, tuned_us * kUs};
+  return r;
+}
+
+TEST(EvaluationTest, PenaltyIsWhatTheTableCostsAgainstTheFastestCandidate) {
+  const Collective c = Collective::kAllreduce;
+  // 64 B: the table runs the fastest candidate (penalty 0). 1 KiB: it keeps
+  // default at 10 us where a native algorithm takes 5 (penalty 1 - 5/10).
+  std::vector<PointRecord> launch = {
+      Point(c, 64, "native:basic_linear",
+            {{"default", 10}, {"native:basic_linear", 8}, {"native:ring", 9}}, 8),
+      Point(c, 1024, "default", {{"default", 10}, {"native:ring", 5}}, 10),
+  };
+  const Summary s = Summarize({launch}, 0.10);
+  ASSERT_EQ(s.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.mean_penalty, 0.25);
+  EXPECT_DOUBLE_EQ(s.worst_vs_oracle, 0.5);
+  EXPECT_EQ(s.worst->bytes, 1024);
+  EXPECT_EQ(s.worst->oracle, Named("native:ring", c));
+  EXPECT_EQ(s.changed, 1);
+  EXPECT_EQ(s.unchanged, 1);
+}
+
+TEST(EvaluationTest, SlowerThanDefaultIsCountedBesideItsNoiseFloor) {
+  const Collective c = Collective::kBcast;
+  const double def[3] = {10.0, 10.1, 9.9};
+  // Per launch, the tuned series' median at each point.
+  const double always_slower[3] = {12.0, 12.2, 11.9};  // > 10 % in every launch
+  const double once_fast[3] = {12.0, 9.5, 12.2};       // median 12: > 10 %, not always
+  const double level[3] = {10.05, 9.95, 10.2};         // as default
+  const double aa_slower[3] = {11.5, 11.6, 11.4};      // default timed twice, > 10 %
+  std::vector<std::vector<PointRecord>> launches(3);
+  for (int i = 0; i < 3; ++i) {
+    launches[i] = {
+        Point(c, 8, "native:chain", {{"default", def[i]}, {"native:chain", 9}}, always_slower[i]),
+        Point(c, 64, "native:chain", {{"default", def[i]}, {"native:chain", 9}}, once_fast[i]),
+        Point(c, 512, "native:chain", {{"default", def[i]}, {"native:chain", 9}}, level[i]),
+        Point(c, 4096, "default", {{"default", def[i]}, {"native:chain", 11}}, aa_slower[i]),
+        Point(c, 8192, "default", {{"default", def[i]}, {"native:chain", 11}}, level[i]),
+    };
+  }
+  const Summary s = Summarize(launches, 0.10, 0.05);
+  EXPECT_EQ(s.changed, 3);
+  EXPECT_EQ(s.slower_than_default, 2);    // 8 and 64 B
+  EXPECT_EQ(s.significantly_slower, 1);   // 8 B only: 64 B was faster in one launch
+  EXPECT_EQ(s.unchanged, 2);
+  EXPECT_EQ(s.unchanged_slower, 1);       // 4 KiB
+  EXPECT_EQ(s.unchanged_significantly_slower, 1);
+  for (const PointVerdict& v : s.points) {
+    EXPECT_EQ(v.launches, 3);
+    EXPECT_EQ(v.significantly_slower, v.bytes == 8 || v.bytes == 4096) << v.bytes;
+  }
+
+  // A 9 % gap in every launch is within the margin.
+  std::vector<std::vector<PointRecord>> near(3);
+  for (int i = 0; i < 3; ++i) {
+    near[i] = {Point(c, 8, "native:chain", {{"default", def[i]}, {"native:chain", 9}},
+                     def[i] * 1.09)};
+  }
+  const Summary n = Summarize(near, 0.10, 0.05);
+  EXPECT_EQ(n.slower_than_default, 0);
+  EXPECT_EQ(n.significantly_slower, 0);
+}
+
+TEST(EvaluationTest, TwoLaunchesCannotMakeADifferenceSignificant) {
+  // With 2 launches against 2 the smallest one-sided Mann-Whitney p is 1/6.
+  const Collective c = Collective::kReduce;
+  std::vector<std::vector<PointRecord>> launches = {
+      {Point(c, 8, "native:linear", {{"default", 10}, {"native:linear", 9}}, 20)},
+      {Point(c, 8, "native:linear", {{"default", 10.5}, {"native:linear", 9}}, 21)},
+  };
+  const Summary s = Summarize(launches, 0.10, 0.05);
+  EXPECT_EQ(s.slower_than_default, 1);
+  EXPECT_EQ(s.significantly_slower, 0);
+  const Summary loose = Summarize(launches, 0.10, 0.2);
+  EXPECT_EQ(loose.significantly_slower, 1);
+}
+
+}  // namespace
+}  // namespace colltune::bench
