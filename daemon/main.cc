@@ -18,6 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "auth/munge.h"
 #include "common/paths.h"
+#include "daemon/engine_flags.h"
 #include "daemon/metrics.h"
 #include "daemon/service.h"
 #include "daemon/tuner.h"
@@ -66,24 +67,7 @@ int main(int argc, char** argv) {
   app.add_option("--cluster", options.cluster,
                  "Cluster name for requests that name none")
       ->capture_default_str();
-  app.add_option("--margin", options.engine.margin,
-                 "A mock-up replaces default only if at least this much faster")
-      ->check(CLI::Range(0.0, 0.99))
-      ->capture_default_str();
-  app.add_option("--native-margin", options.engine.native_margin,
-                 "A library's own algorithm replaces default (or another algorithm) "
-                 "only if at least this much faster")
-      ->check(CLI::Range(0.0, 0.99))
-      ->capture_default_str();
-  app.add_option("--tie-band", options.engine.tie_band,
-                 "Candidates whose medians are within this fraction of the fastest's "
-                 "are ranked by their upper quartiles (0: off)")
-      ->check(CLI::Range(0.0, 0.5))
-      ->capture_default_str();
-  app.add_option("--alpha", options.engine.alpha,
-                 "Significance level of the rank tests behind decisions")
-      ->check(CLI::Range(0.0001, 0.5))
-      ->capture_default_str();
+  colltune::daemon::AddDecisionFlags(app, &options.engine);
   app.add_option("--online-min-jobs", options.engine.min_jobs,
                  "Job reports decide a size bucket once the current choice "
                  "has reports from this many distinct jobs; a challenger "

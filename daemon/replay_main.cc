@@ -20,6 +20,7 @@
 #include "common/stats.h"
 #include "common/table.h"
 #include "daemon/engine.h"
+#include "daemon/engine_flags.h"
 #include "db/store.h"
 
 namespace {
@@ -56,21 +57,7 @@ int main(int argc, char** argv) {
                  "Use only each point's first N repetitions per launch (0: all)")
       ->check(CLI::Range(0, 1 << 30))
       ->capture_default_str();
-  app.add_option("--alpha", options.alpha, "Significance level")
-      ->check(CLI::Range(0.0001, 0.5))
-      ->capture_default_str();
-  app.add_option("--margin", options.margin, "Margin of 'faster' for mock-ups")
-      ->check(CLI::Range(0.0, 0.99))
-      ->capture_default_str();
-  app.add_option("--native-margin", options.native_margin,
-                 "Margin of 'faster' for the library's own algorithms")
-      ->check(CLI::Range(0.0, 0.99))
-      ->capture_default_str();
-  app.add_option("--tie-band", options.tie_band,
-                 "Candidates within this fraction of the fastest median are ranked by "
-                 "upper quartile; 0: off")
-      ->check(CLI::Range(0.0, 0.5))
-      ->capture_default_str();
+  daemon::AddDecisionFlags(app, &options);
   app.add_option("--min-paired-launches", options.min_paired_launches,
                  "Launches the paired (within-launch) test needs; 0: off")
       ->check(CLI::Range(0, 1000))

@@ -1,0 +1,26 @@
+#include "daemon/engine_flags.h"
+
+namespace colltune::daemon {
+
+void AddDecisionFlags(CLI::App& app, EngineOptions* o) {
+  app.add_option("--margin", o->margin,
+                 "A mock-up replaces default only if at least this much faster")
+      ->check(CLI::Range(0.0, 0.99))
+      ->capture_default_str();
+  app.add_option("--native-margin", o->native_margin,
+                 "A library's own algorithm replaces default (or another algorithm) "
+                 "only if at least this much faster")
+      ->check(CLI::Range(0.0, 0.99))
+      ->capture_default_str();
+  app.add_option("--tie-band", o->tie_band,
+                 "Candidates whose medians are within this fraction of the fastest's "
+                 "are ranked by their upper quartiles (0: off)")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
+  app.add_option("--alpha", o->alpha,
+                 "Significance level of the rank tests behind decisions")
+      ->check(CLI::Range(0.0001, 0.5))
+      ->capture_default_str();
+}
+
+}  // namespace colltune::daemon
