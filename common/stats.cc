@@ -25,6 +25,13 @@ double UpperQuartile(std::vector<double> values) {
   return Median(std::vector<double>(values.begin() + n / 2, values.end()));
 }
 
+double LowerQuartile(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return Median(std::vector<double>(values.begin(), values.begin() + (n + 1) / 2));
+}
+
 Summary Summarize(const std::vector<double>& values) {
   Summary s;
   s.n = static_cast<int64_t>(values.size());

@@ -22,6 +22,10 @@ double Median(std::vector<double> values);
 // hinge); 0 for an empty vector.
 double UpperQuartile(std::vector<double> values);
 
+// Lower quartile of `values`: the median of the lower half, the middle value
+// included for odd n (Tukey's hinge); 0 for an empty vector.
+double LowerQuartile(std::vector<double> values);
+
 Summary Summarize(const std::vector<double>& values);
 
 // One-sided Mann-Whitney (Wilcoxon rank-sum) test of "x tends to be smaller

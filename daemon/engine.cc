@@ -16,20 +16,29 @@ struct Launches {
   std::vector<double> medians;
   std::vector<double> within;  // per launch: p_faster_than_default
   std::vector<double> upper;   // per launch: upper quartile, 0 if unknown
+  std::vector<double> lower;   // per launch: lower quartile, 0 if unknown
   std::set<int64_t> campaigns;
   void Add(const LaunchMedian& p) {
     medians.push_back(p.median_seconds);
     within.push_back(p.p_faster_than_default);
     upper.push_back(p.upper_quartile_seconds);
+    lower.push_back(p.lower_quartile_seconds);
     campaigns.insert(p.campaign);
   }
   double Median() const { return colltune::Median(medians); }
-  // The median over launches of the upper quartiles; 0 if any is unknown.
+  // The median over launches of the upper (lower) quartiles; 0 if any is
+  // unknown.
   double UpperQuartile() const {
     for (double u : upper) {
       if (u <= 0) return 0;
     }
     return upper.empty() ? 0 : colltune::Median(upper);
+  }
+  double LowerQuartile() const {
+    for (double u : lower) {
+      if (u <= 0) return 0;
+    }
+    return lower.empty() ? 0 : colltune::Median(lower);
   }
 };
 
@@ -97,13 +106,21 @@ bool BeatsDefault(const Launches& x, const Launches& def, double margin,
     *p = paired;
     return true;
   }
-  // Or steadier than default at no cost: its median within the tie band of
-  // default's, and its upper quartile significantly lower across launches,
-  // by the margin. Default itself can run in two modes (Open MPI's reduce of
-  // 1 KiB here: 3.6 or 5.8 us, the medians of a launch's even and odd
-  // repetitions 3.66 and 5.78), and its median then lands in either; linear
-  // runs 3.6-3.7 us in every repetition.
+  // Or steadier than default at no cost: its median and its lower quartile
+  // within the tie band of default's, and its upper quartile significantly
+  // lower across launches, by the margin. Default itself can run in two
+  // modes (Open MPI's reduce of 1 KiB here: 3.6 or 5.8 us, the medians of a
+  // launch's even and odd repetitions 3.66 and 5.78), and its median then
+  // lands in either; linear runs 3.6-3.7 us in every repetition. The lower
+  // quartile is the fast mode's: a candidate slower there trades default's
+  // fast mode for a faster slow mode, and loses whenever a job sees mostly
+  // the fast one (Open MPI's recursive-doubling scan of 8 B in one campaign
+  // here: 3.8-4.5 against default's 3.6-4.0 us in the fast mode, 6.7-6.9
+  // against 8.6-8.8 in the slow one; the evaluation that followed saw default
+  // fast in every launch and recursive doubling 13-78 % slower).
+  const double lx = x.LowerQuartile(), ld = def.LowerQuartile();
   if (o.tie_band > 0 && mx > 0 && mx <= (1 + o.tie_band) * def.Median() &&
+      lx > 0 && ld > 0 && lx <= (1 + o.tie_band) * ld &&
       x.UpperQuartile() > 0 && def.UpperQuartile() > 0 &&
       SignificantlyFaster(x.upper, def.upper, o.alpha, margin, p)) {
     return true;

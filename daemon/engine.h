@@ -25,12 +25,14 @@
 //       one is faster in every launch, and the test across launches alone
 //       needs as many launches again to see it;
 //    An algorithm also replaces `default` if it is as fast and significantly
-//    steadier: its median within `tie_band` (3 %) of default's, and its
-//    per-launch upper quartiles lower than default's by the test across
-//    launches and the margin. Some calls run in two modes from repetition to
-//    repetition, default included, and a median then lands in either mode;
-//    the upper quartile is in the slow mode whenever that holds more than a
-//    quarter of the calls;
+//    steadier: its median and its lower quartile within `tie_band` (3 %) of
+//    default's, and its per-launch upper quartiles lower than default's by
+//    the test across launches and the margin. Some calls run in two modes
+//    from repetition to repetition, default included, and a median then
+//    lands in either mode; the upper quartile is in the slow mode whenever
+//    that holds more than a quarter of the calls, the lower quartile in the
+//    fast mode whenever that does, so a candidate must not be slower in
+//    default's fast mode to win by being faster in its slow one;
 //  * among those, the one with the lowest median wins (within `tie_band` of
 //    it, the one with the lowest upper quartile), with hysteresis: the
 //    current table's choice keeps its place while it still qualifies, unless
@@ -106,6 +108,9 @@ struct LaunchMedian {
   // The upper quartile of its repetitions in the launch; 0: unknown. It
   // breaks ties between candidates whose medians are within `tie_band`.
   double upper_quartile_seconds = 0;
+  // The lower quartile of its repetitions in the launch; 0: unknown (then
+  // the algorithm cannot replace default by being steadier).
+  double lower_quartile_seconds = 0;
 };
 
 // One job's median latency for one (collective, size bucket, algorithm).

@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
                        p.campaign_id,
                        Statistic(statistic, *samples), p.problem});
     medians.back().upper_quartile_seconds = UpperQuartile(*samples);
+    medians.back().lower_quartile_seconds = LowerQuartile(*samples);
     used_samples.push_back(std::move(*samples));
   }
   // Each point's within-launch comparison with default (engine.h's paired

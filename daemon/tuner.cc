@@ -197,7 +197,7 @@ absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
     const int64_t launch = p.campaign_id * limits::kMaxLaunches + p.launch;
     medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch,
                        p.campaign_id, p.median, p.problem, p.p_faster_than_default,
-                       p.upper_quartile});
+                       p.upper_quartile, p.lower_quartile});
   }
   return medians;
 }

@@ -25,6 +25,9 @@ constexpr Migration kMigrations[] = {
 #include "db/migrations.inc"
 };
 
+// The migration that added measurements.lower_quartile_s (BackfillLowerQuartiles).
+constexpr int kLowerQuartileMigration = 12;
+
 constexpr char kNow[] = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
 // Samples are stored as little-endian float32: half the space of doubles,
@@ -228,6 +231,9 @@ absl::Status Store::Migrate() {
     s = InTransaction([&]() -> absl::Status {
       absl::Status e = db_->Execute(m.sql);
       if (!e.ok()) return e;
+      if (m.version == kLowerQuartileMigration) {
+        if (e = BackfillLowerQuartiles(); !e.ok()) return e;
+      }
       absl::StatusOr<Statement> ins = db_->Prepare(absl::StrCat(
           "INSERT INTO schema_migrations (version, name, applied_at) "
           "VALUES (?, ?, ",
@@ -240,6 +246,30 @@ absl::Status Store::Migrate() {
                                                  m.name, "): ", s.message()));
     }
     schema_version_ = m.version;
+  }
+  return absl::OkStatus();
+}
+
+// Migration 12 added the lower quartile; the points stored before it get
+// theirs from their samples, in the migration's transaction, so the engine's
+// steadiness rule (which needs it) keeps applying to old campaigns.
+absl::Status Store::BackfillLowerQuartiles() {
+  absl::StatusOr<Statement> q = db_->Prepare(
+      "SELECT id, samples FROM measurements WHERE lower_quartile_s IS NULL");
+  if (!q.ok()) return q.status();
+  std::vector<std::pair<int64_t, double>> filled;
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    const std::vector<double> samples = DecodeSamples(q->Blob(1));
+    if (!samples.empty()) filled.push_back({q->Int(0), LowerQuartile(samples)});
+  }
+  for (const auto& [id, lower] : filled) {
+    absl::StatusOr<Statement> up =
+        db_->Prepare("UPDATE measurements SET lower_quartile_s = ? WHERE id = ?");
+    if (!up.ok()) return up.status();
+    if (absl::Status s = up->Bind(1, lower).Bind(2, id).Run(); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
@@ -319,8 +349,8 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
   absl::StatusOr<Statement> st = db_->Prepare(
       "INSERT OR REPLACE INTO measurements (campaign_id, launch, collective, "
       "algorithm, msg_bytes, nrep, median_s, mean_s, min_s, max_s, stddev_s, "
-      "samples, problem, upper_quartile_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-      "?, ?, ?, ?)");
+      "samples, problem, upper_quartile_s, lower_quartile_s) VALUES (?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!st.ok()) return st.status();
   const absl::Status inserted = st->Bind(1, campaign_id)
       .Bind(2, int64_t{launch})
@@ -336,6 +366,7 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
       .BindBlob(12, blob.data(), blob.size())
       .Bind(13, m.problem)
       .Bind(14, UpperQuartile(m.samples))
+      .Bind(15, LowerQuartile(m.samples))
       .Run();
   if (!inserted.ok()) return inserted;
   return UpdateWithinLaunchTests(campaign_id, launch, m);
@@ -726,7 +757,8 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
       "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
-      "m.stddev_s, m.problem, m.p_faster_than_default, m.upper_quartile_s "
+      "m.stddev_s, m.problem, m.p_faster_than_default, m.upper_quartile_s, "
+      "m.lower_quartile_s "
       "FROM measurements m "
       "JOIN campaigns c ON c.id = "
       "m.campaign_id WHERE c.profile_id = ? ORDER BY m.collective, m.problem, "
@@ -753,6 +785,7 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
     p.problem = st->Text(11);
     p.p_faster_than_default = st->IsNull(12) ? -1 : st->Real(12);
     p.upper_quartile = st->IsNull(13) ? 0 : st->Real(13);
+    p.lower_quartile = st->IsNull(14) ? 0 : st->Real(14);
     out.push_back(p);
   }
   return out;

@@ -76,6 +76,9 @@ struct LaunchPoint {
   // The upper quartile of the launch's repetitions (migration 11); 0 when
   // stored before it.
   double upper_quartile = 0;
+  // The lower quartile of the launch's repetitions (migration 12, which
+  // computed it for the points stored before it); 0 when it has no samples.
+  double lower_quartile = 0;
 };
 
 // One launch of one campaign of a profile, with who uploaded it.
@@ -304,6 +307,7 @@ class Store {
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   absl::Status Migrate();
+  absl::Status BackfillLowerQuartiles();
   absl::Status CheckIntegrity();
   absl::Status ReadSchemaVersion();
   absl::StatusOr<std::optional<TableVersion>> LoadTable(int64_t table_id);

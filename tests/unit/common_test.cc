@@ -144,6 +144,19 @@ TEST(Stats, UpperQuartileIsTheMedianOfTheSlowerHalf) {
   EXPECT_EQ(UpperQuartile(bimodal), 5.6);
 }
 
+TEST(Stats, LowerQuartileIsTheMedianOfTheFasterHalf) {
+  EXPECT_EQ(LowerQuartile({}), 0);
+  EXPECT_EQ(LowerQuartile({4}), 4);
+  EXPECT_EQ(LowerQuartile({8, 1, 5, 3}), 2);         // faster half 1, 3
+  EXPECT_EQ(LowerQuartile({9, 1, 5, 3, 7}), 3);      // 1, 3, 5 (the median included)
+  // Two modes, the fast one a third of the calls: the median is in the slow
+  // mode, the lower quartile in the fast one.
+  std::vector<double> bimodal(200, 5.6);
+  for (size_t i = 0; i < bimodal.size(); i += 3) bimodal[i] = 3.7;
+  EXPECT_EQ(Median(bimodal), 5.6);
+  EXPECT_EQ(LowerQuartile(bimodal), 3.7);
+}
+
 TEST(Stats, RelativeStandardError) {
   EXPECT_TRUE(std::isinf(RelativeStandardError({1})));
   // mean 5, sample stddev 2.138, n 8: 2.138 / sqrt(8) / 5

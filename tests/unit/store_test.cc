@@ -330,7 +330,8 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   ASSERT_EQ(sqlite3_exec(db,
                          "DROP TABLE campaign_launches; ALTER TABLE measurements "
                          "DROP COLUMN p_faster_than_default; ALTER TABLE measurements "
-                         "DROP COLUMN upper_quartile_s; DELETE FROM "
+                         "DROP COLUMN upper_quartile_s; ALTER TABLE measurements "
+                         "DROP COLUMN lower_quartile_s; DELETE FROM "
                          "schema_migrations WHERE version >= 9",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
@@ -368,8 +369,59 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   auto points = s.LaunchPoints(profile);
   ASSERT_TRUE(points.ok());
   ASSERT_EQ(points->size(), 4u);
+  // Migration 12 computed every old point's lower quartile from its samples
+  // (1 and 2: the faster half is 1).
   for (const LaunchPoint& x : *points) {
     EXPECT_EQ(x.upper_quartile, x.launch == 3 ? 2.0 : 0.0) << x.launch << " " << x.msg_bytes;
+    EXPECT_EQ(x.lower_quartile, 1.0) << x.launch << " " << x.msg_bytes;
+  }
+}
+
+// A database written before migration 12: the migration gives every stored
+// point its lower quartile, from its samples, and keeps everything else.
+TEST(Store, MigrationTwelveComputesTheLowerQuartilesOfStoredPoints) {
+  const std::string path = TempPath("pre12.db");
+  int64_t profile = 0, campaign = 0;
+  MeasurementInput def{Collective::kBcast, Algorithm::kDefault, 64,
+                       {8, 7, 6, 5, 4, 3, 2, 1}};
+  MeasurementInput alt{Collective::kBcast, Algorithm::kBcastAsAllgatherv, 64,
+                       {0.5, 0.9, 0.6, 0.8, 0.7}};
+  {
+    auto store = Store::Open(path);
+    ASSERT_TRUE(store.ok());
+    Store& s = **store;
+    ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                   profile = *s.UpsertProfile(Key(4));
+                   campaign = *s.UpsertCampaign(profile, "old", "h");
+                   if (auto e = s.PutMeasurement(campaign, 0, def); !e.ok()) return e;
+                   return s.PutMeasurement(campaign, 0, alt);
+                 }).ok());
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "ALTER TABLE measurements DROP COLUMN lower_quartile_s; "
+                         "DELETE FROM schema_migrations WHERE version >= 12",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_GE(store->get()->schema_version(), 12);
+  EXPECT_EQ(CountRows(path, "measurements WHERE lower_quartile_s IS NULL"), 0);
+  auto points = store->get()->LaunchPoints(profile);
+  ASSERT_TRUE(points.ok());
+  ASSERT_EQ(points->size(), 2u);
+  for (const LaunchPoint& x : *points) {
+    if (x.algorithm == Algorithm::kDefault) {
+      EXPECT_EQ(x.lower_quartile, 2.5);  // faster half 1-4
+      EXPECT_EQ(x.upper_quartile, 6.5);
+      EXPECT_EQ(x.median, 4.5) << "the rest of the row is kept";
+    } else {
+      EXPECT_NEAR(x.lower_quartile, 0.6, 1e-6);  // 0.5, 0.6, 0.7 (float32)
+      EXPECT_LT(x.p_faster_than_default, 0.01);
+    }
   }
 }
 
@@ -414,6 +466,9 @@ TEST(Store, EachPointKnowsWhetherItBeatDefaultInItsLaunch) {
   for (const LaunchPoint& x : *points) {
     if (x.algorithm == kAlt) EXPECT_NEAR(x.upper_quartile, 1.55, 1e-6);
     if (x.algorithm == kOther) EXPECT_NEAR(x.upper_quartile, 3.55, 1e-6);
+    // And its lower quartile, of the faster half 1.0-1.3.
+    if (x.algorithm == kAlt) EXPECT_NEAR(x.lower_quartile, 1.15, 1e-6);
+    if (x.algorithm == kOther) EXPECT_NEAR(x.lower_quartile, 3.15, 1e-6);
   }
   // Completely separated, 8 against 8: the exact p is 1 / C(16, 8).
   EXPECT_NEAR((p[{0, kAlt, 64}]), 1.0 / 12870, 1e-12);
