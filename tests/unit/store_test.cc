@@ -41,6 +41,37 @@ int64_t CountRows(const std::string& path, const std::string& table) {
   return n;
 }
 
+// Stores `points` (launch, measurement) in a new campaign "old" of a new
+// profile, then runs `rewind` on the file with raw SQL, as an older
+// colltuned's schema would have left it. Returns {profile, campaign} ids,
+// {-1, -1} on failure.
+std::pair<int64_t, int64_t> StoreThenRewind(
+    const std::string& path,
+    const std::vector<std::pair<int, MeasurementInput>>& points,
+    const char* rewind) {
+  int64_t profile = -1, campaign = -1;
+  {
+    auto store = Store::Open(path);
+    if (!store.ok()) return {-1, -1};
+    Store& s = **store;
+    const absl::Status stored = s.InTransaction([&]() -> absl::Status {
+      profile = *s.UpsertProfile(Key(4));
+      campaign = *s.UpsertCampaign(profile, "old", "h");
+      for (const auto& [launch, m] : points) {
+        if (auto e = s.PutMeasurement(campaign, launch, m); !e.ok()) return e;
+      }
+      return absl::OkStatus();
+    });
+    if (!stored.ok()) return {-1, -1};
+  }
+  sqlite3* db = nullptr;
+  const bool ok = sqlite3_open(path.c_str(), &db) == SQLITE_OK &&
+                  sqlite3_exec(db, rewind, nullptr, nullptr, nullptr) == SQLITE_OK;
+  sqlite3_close(db);
+  if (!ok) return {-1, -1};
+  return {profile, campaign};
+}
+
 TEST(Store, CreatesTheSchemaInWalModeWithAMigrationRecord) {
   const std::string path = TempPath("create.db");
   auto store = Store::Open(path);
@@ -308,34 +339,19 @@ TEST(Store, CampaignLaunchesKeepTheirUploaders) {
 // sender (NULL), and new uploads record theirs.
 TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   const std::string path = TempPath("pre9.db");
-  int64_t profile = 0, campaign = 0;
   MeasurementInput m{Collective::kGather, Algorithm::kDefault, 64, {1, 2}};
-  {
-    auto store = Store::Open(path);
-    ASSERT_TRUE(store.ok());
-    Store& s = **store;
-    ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
-                   profile = *s.UpsertProfile(Key(4));
-                   campaign = *s.UpsertCampaign(profile, "old", "h");
-                   if (auto e = s.PutMeasurement(campaign, 0, m); !e.ok()) return e;
-                   MeasurementInput other = m;
-                   other.msg_bytes = 128;
-                   if (auto e = s.PutMeasurement(campaign, 0, other); !e.ok()) return e;
-                   return s.PutMeasurement(campaign, 2, m);
-                 }).ok());
-  }
+  MeasurementInput other = m;
+  other.msg_bytes = 128;
   // Back to schema version 8, as an older colltuned left it.
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "DROP TABLE campaign_launches; ALTER TABLE measurements "
-                         "DROP COLUMN p_faster_than_default; ALTER TABLE measurements "
-                         "DROP COLUMN upper_quartile_s; ALTER TABLE measurements "
-                         "DROP COLUMN lower_quartile_s; DELETE FROM "
-                         "schema_migrations WHERE version >= 9",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  sqlite3_close(db);
+  const auto ids = StoreThenRewind(
+      path, {{0, m}, {0, other}, {2, m}},
+      "DROP TABLE campaign_launches; ALTER TABLE measurements "
+      "DROP COLUMN p_faster_than_default; ALTER TABLE measurements "
+      "DROP COLUMN upper_quartile_s; ALTER TABLE measurements "
+      "DROP COLUMN lower_quartile_s; DELETE FROM "
+      "schema_migrations WHERE version >= 9");
+  const int64_t profile = ids.first, campaign = ids.second;
+  ASSERT_GT(profile, 0);
 
   auto store = Store::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
@@ -381,30 +397,16 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
 // point its lower quartile, from its samples, and keeps everything else.
 TEST(Store, MigrationTwelveComputesTheLowerQuartilesOfStoredPoints) {
   const std::string path = TempPath("pre12.db");
-  int64_t profile = 0, campaign = 0;
   MeasurementInput def{Collective::kBcast, Algorithm::kDefault, 64,
                        {8, 7, 6, 5, 4, 3, 2, 1}};
   MeasurementInput alt{Collective::kBcast, Algorithm::kBcastAsAllgatherv, 64,
                        {0.5, 0.9, 0.6, 0.8, 0.7}};
-  {
-    auto store = Store::Open(path);
-    ASSERT_TRUE(store.ok());
-    Store& s = **store;
-    ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
-                   profile = *s.UpsertProfile(Key(4));
-                   campaign = *s.UpsertCampaign(profile, "old", "h");
-                   if (auto e = s.PutMeasurement(campaign, 0, def); !e.ok()) return e;
-                   return s.PutMeasurement(campaign, 0, alt);
-                 }).ok());
-  }
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "ALTER TABLE measurements DROP COLUMN lower_quartile_s; "
-                         "DELETE FROM schema_migrations WHERE version >= 12",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  sqlite3_close(db);
+  const int64_t profile =
+      StoreThenRewind(path, {{0, def}, {0, alt}},
+                      "ALTER TABLE measurements DROP COLUMN lower_quartile_s; "
+                      "DELETE FROM schema_migrations WHERE version >= 12")
+          .first;
+  ASSERT_GT(profile, 0);
 
   auto store = Store::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
