@@ -8,7 +8,7 @@
 #   launch times, the evaluate summary (tuned/oracle median, worst, mean
 #   penalty; tuned/default), and the selection violations found.
 #
-#   scripts/native_tuning.sh [--np 4] [--mpich-np 2] [--launches 4] [--eval-launches 3]
+#   scripts/native_tuning.sh [--np 4] [--mpich-np N] [--launches 4] [--eval-launches 3]
 #                            [--libraries "openmpi mpich"] [--bind core|none]
 #                            [--keep DIR]   (campaign and evaluate outputs, each launch's
 #                                            medians and points, the database)
@@ -30,12 +30,12 @@
 #
 # MPICH busy-polls: with more processes than cores (4 on this 2-core
 # machine) every collective takes milliseconds and no timing means anything,
-# so MPICH runs on --mpich-np processes (default 2) unless the machine has
-# the cores for more.
+# so MPICH runs on --mpich-np processes: by default --np where the machine has
+# that many cores, else one per core (2 here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NP=4
-MPICH_NP=2
+MPICH_NP=""
 LAUNCHES=4
 EVAL_LAUNCHES=3
 LIBRARIES="openmpi mpich"
@@ -53,6 +53,11 @@ while [ $# -gt 0 ]; do
     *) echo "usage: scripts/native_tuning.sh [--np N] [--mpich-np N] [--launches N] [--eval-launches N] [--libraries LIST] [--bind core|none] [--keep DIR]" >&2; exit 2 ;;
   esac
 done
+if [ -z "$MPICH_NP" ]; then
+  cores=$(nproc)
+  MPICH_NP=$((cores < NP ? cores : NP))
+  [ "$MPICH_NP" -ge 2 ] || MPICH_NP=2
+fi
 case "$BIND" in
   core | none) ;;
   *) echo "native_tuning.sh: --bind must be core or none, not '$BIND'" >&2; exit 2 ;;
