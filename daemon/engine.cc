@@ -28,17 +28,15 @@ struct Launches {
   double Median() const { return colltune::Median(medians); }
   // The median over launches of the upper (lower) quartiles; 0 if any is
   // unknown.
-  double UpperQuartile() const {
-    for (double u : upper) {
-      if (u <= 0) return 0;
+  double UpperQuartile() const { return MedianIfAllKnown(upper); }
+  double LowerQuartile() const { return MedianIfAllKnown(lower); }
+
+ private:
+  static double MedianIfAllKnown(const std::vector<double>& per_launch) {
+    for (double v : per_launch) {
+      if (v <= 0) return 0;
     }
-    return upper.empty() ? 0 : colltune::Median(upper);
-  }
-  double LowerQuartile() const {
-    for (double u : lower) {
-      if (u <= 0) return 0;
-    }
-    return lower.empty() ? 0 : colltune::Median(lower);
+    return colltune::Median(per_launch);  // 0 when empty
   }
 };
 
