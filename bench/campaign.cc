@@ -15,10 +15,12 @@
 #include <tuple>
 
 #include "bench/measure.h"
+#include "bench/regimes.h"
 #include "bench/options.h"
 #include "bench/upload.h"
 #include "client/client.h"
 #include "common/problems.h"
+#include "common/regime.h"
 #include "common/stats.h"
 
 namespace colltune::bench {
@@ -66,7 +68,11 @@ std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
       auto c = ParseCollective(p.collective());
       auto a = c ? ParseAlgorithm(p.algorithm(), *c) : std::nullopt;
       const std::optional<Problem> problem = ParseProblem(p.problem());
-      if (p.launch() != o.launch || !c || !a || (!problem && !p.problem().empty())) {
+      // A point counts as stored by its synchronized series (the other
+      // regimes were uploaded with it, collective by collective).
+      const std::optional<Regime> regime = ParseRegime(p.regime());
+      if (p.launch() != o.launch || !c || !a || (!problem && !p.problem().empty()) ||
+          regime != Regime::kSync) {
         continue;
       }
       flat.insert(flat.end(), {IndexOf(*c), IndexOf(*a), p.msg_bytes(),
@@ -92,8 +98,63 @@ struct Row {
   int64_t bytes;
   std::string problem;
   Algorithm algorithm;
+  Regime regime;
   Summary summary;
 };
+
+v1::Measurement MeasurementOf(Collective c, int64_t bytes, const std::string& problem,
+                              Algorithm a, Regime r, const std::vector<double>& samples) {
+  v1::Measurement m;
+  m.set_collective(std::string(InfoOf(c).name));
+  m.set_algorithm(std::string(InfoOf(a).name));
+  m.set_msg_bytes(bytes);
+  m.set_problem(problem);
+  m.set_regime(std::string(NameOf(r)));
+  for (double v : samples) m.add_samples(v);
+  return m;
+}
+
+// One regime's series of a point.
+struct RegimeSeries {
+  Regime regime;
+  std::vector<Algorithm> algorithms;  // default first
+  std::vector<std::vector<double>> samples;
+  std::vector<int> rc;
+};
+
+// Times default and the candidates that may still win (regimes.h,
+// RegimeCandidates) in every regime besides sync the options ask for. Every
+// rank holds the same synchronized latencies, so every rank picks the same
+// candidates. Nothing when default failed or was not measured here (a
+// resumed launch that stored it already).
+std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Workload& w,
+                                              const std::vector<Algorithm>& algorithms,
+                                              const std::vector<std::vector<double>>& sync,
+                                              const std::vector<int>& rc, uint64_t seed) {
+  std::vector<RegimeSeries> out;
+  if ((o.regime.regimes & ~kSyncOnly) == 0 || algorithms.empty() ||
+      algorithms[0] != Algorithm::kDefault || sync[0].empty()) {
+    return out;
+  }
+  int failed = rc[0] != MPI_SUCCESS ? 1 : 0, any_failed = 0;
+  PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, b.comm);
+  if (any_failed) return out;
+  std::vector<double> medians(algorithms.size(), 0);
+  for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
+  std::vector<Algorithm> chosen;
+  for (size_t i : RegimeCandidates(o.regime, medians)) chosen.push_back(algorithms[i]);
+  const int reps = RegimeRepetitions(o.regime, static_cast<int>(sync[0].size()));
+  for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
+    if (!(o.regime.regimes & Bit(r))) continue;
+    RegimeSeries series{r, chosen, {}, {}};
+    // Each rank's work before a call: up to the call's own synchronized
+    // latency, so the imbalance is of the order of the call.
+    series.samples = MeasureRegime(w, chosen, r, reps, o.regime.calls, medians[0],
+                                   seed ^ (0x7e91ull << IndexOf(r)), b.comm, &series.rc);
+    out.push_back(std::move(series));
+  }
+  return out;
+}
 
 // A point of the campaign: a size, and for irregular collectives a
 // block-size distribution (whose average block, or total, that size is:
@@ -123,37 +184,39 @@ std::vector<Point> PointsOf(Collective c, const Bench& b) {
 }
 
 void PrintRows(const std::vector<Row>& rows, bool csv) {
-  std::map<std::tuple<int, int64_t, std::string>, double> defaults;
+  std::map<std::tuple<int, int64_t, std::string, int>, double> defaults;
   for (const Row& r : rows) {
     if (r.algorithm == Algorithm::kDefault) {
-      defaults[{IndexOf(r.collective), r.bytes, r.problem}] = r.summary.median;
+      defaults[{IndexOf(r.collective), r.bytes, r.problem, IndexOf(r.regime)}] =
+          r.summary.median;
     }
   }
   if (csv) {
     printf("collective,bytes,algorithm,nrep,median_s,min_s,mean_s,"
-           "speedup_vs_default\n");
+           "speedup_vs_default,regime\n");
   } else {
-    printf("%-22s %9s %-44s %5s %12s %12s %8s\n", "collective", "bytes",
-           "algorithm", "nrep", "median_us", "min_us", "speedup");
+    printf("%-22s %9s %-44s %5s %12s %12s %8s %s\n", "collective", "bytes",
+           "algorithm", "nrep", "median_us", "min_us", "speedup", "regime");
   }
   for (const Row& r : rows) {
-    auto d = defaults.find({IndexOf(r.collective), r.bytes, r.problem});
+    auto d = defaults.find({IndexOf(r.collective), r.bytes, r.problem, IndexOf(r.regime)});
     const double speedup = d != defaults.end() && r.summary.median > 0
                                ? d->second / r.summary.median
                                : 0;
     const std::string coll = std::string(InfoOf(r.collective).name) +
                              (r.problem.empty() ? "" : "/" + r.problem);
     const std::string alg(InfoOf(r.algorithm).name);
+    const std::string regime(NameOf(r.regime));
     if (csv) {
-      printf("%s,%lld,%s,%lld,%.9g,%.9g,%.9g,%.4f\n", coll.c_str(),
+      printf("%s,%lld,%s,%lld,%.9g,%.9g,%.9g,%.4f,%s\n", coll.c_str(),
              static_cast<long long>(r.bytes), alg.c_str(),
              static_cast<long long>(r.summary.n), r.summary.median,
-             r.summary.min, r.summary.mean, speedup);
+             r.summary.min, r.summary.mean, speedup, regime.c_str());
     } else {
-      printf("%-22s %9lld %-44s %5lld %12.2f %12.2f %7.2fx\n", coll.c_str(),
+      printf("%-22s %9lld %-44s %5lld %12.2f %12.2f %7.2fx %s\n", coll.c_str(),
              static_cast<long long>(r.bytes), alg.c_str(),
              static_cast<long long>(r.summary.n), r.summary.median * 1e6,
-             r.summary.min * 1e6, speedup);
+             r.summary.min * 1e6, speedup, regime.c_str());
     }
   }
 }
@@ -172,6 +235,9 @@ int RunCampaign(const Options& o, Bench& b) {
   base.set_campaign(campaign);
   base.set_launch(o.launch);
   base.set_host(Hostname());
+  for (Regime r : kAllRegimes) {
+    if (o.regime.regimes & Bit(r)) base.add_regimes(std::string(NameOf(r)));
+  }
 
   // Fault injection for tests: abort the job (as a crash or a time limit
   // would) after this many collectives were uploaded.
@@ -181,7 +247,7 @@ int RunCampaign(const Options& o, Bench& b) {
   std::vector<Row> rows;
   int exit_code = 0;
   bool upload_failed = false;
-  long long repetitions = 0, skipped = 0, uploaded = 0;
+  long long repetitions = 0, skipped = 0, uploaded = 0, regime_calls = 0;
   int stopped_early = 0;
   EarlyStop early;
   early.factor = o.early_stop;
@@ -237,6 +303,16 @@ int RunCampaign(const Options& o, Bench& b) {
       for (const std::vector<double>& s : samples) {
         repetitions += static_cast<long long>(s.size());
       }
+      // The other regimes: default and the candidates still in the race.
+      std::vector<RegimeSeries> regimes =
+          MeasureOtherRegimes(o, b, *w, algorithms, samples, rc,
+                              PointSeed(c, w->bytes(), o.launch) ^
+                                  (point.problem ? static_cast<uint64_t>(*point.problem) + 1 : 0));
+      for (const RegimeSeries& r : regimes) {
+        for (const std::vector<double>& s : r.samples) {
+          regime_calls += static_cast<long long>(s.size()) * o.regime.calls;
+        }
+      }
       if (b.rank != 0) continue;
       const std::string coll(InfoOf(c).name);
       for (size_t a = 0; a < algorithms.size(); ++a) {
@@ -248,14 +324,10 @@ int RunCampaign(const Options& o, Bench& b) {
           exit_code = 1;
           continue;
         }
-        rows.push_back({c, w->bytes(), problem, algorithms[a], Summarize(samples[a])});
-        v1::Measurement m;
-        m.set_collective(coll);
-        m.set_algorithm(name);
-        m.set_msg_bytes(w->bytes());
-        m.set_problem(problem);
-        for (double v : samples[a]) m.add_samples(v);
-        pending.push_back(std::move(m));
+        rows.push_back({c, w->bytes(), problem, algorithms[a], Regime::kSync,
+                        Summarize(samples[a])});
+        pending.push_back(MeasurementOf(c, w->bytes(), problem, algorithms[a],
+                                        Regime::kSync, samples[a]));
         if (!o.quiet) {
           const double elapsed = PMPI_Wtime() - start;
           const double eta = elapsed / done_points * (points - done_points);
@@ -267,6 +339,24 @@ int RunCampaign(const Options& o, Bench& b) {
                   problem.c_str(), name.c_str(),
                   rows.back().summary.median * 1e6,
                   static_cast<int>(samples[a].size()), eta);
+        }
+      }
+      for (const RegimeSeries& r : regimes) {
+        for (size_t i = 0; i < r.algorithms.size(); ++i) {
+          if (r.rc[i] != MPI_SUCCESS || r.samples[i].empty()) {
+            if (r.rc[i] != MPI_SUCCESS) {
+              fprintf(stderr, "colltune-bench: %s %lld B %s %s (%s) failed with MPI "
+                      "error %d\n", coll.c_str(), static_cast<long long>(w->bytes()),
+                      problem.c_str(), std::string(InfoOf(r.algorithms[i]).name).c_str(),
+                      std::string(NameOf(r.regime)).c_str(), r.rc[i]);
+              exit_code = 1;
+            }
+            continue;
+          }
+          rows.push_back({c, w->bytes(), problem, r.algorithms[i], r.regime,
+                          Summarize(r.samples[i])});
+          pending.push_back(MeasurementOf(c, w->bytes(), problem, r.algorithms[i],
+                                          r.regime, r.samples[i]));
         }
       }
     }
@@ -303,12 +393,18 @@ int RunCampaign(const Options& o, Bench& b) {
   }
   if (b.rank == 0) {
     PrintRows(rows, o.csv);
+    size_t sync_rows = 0;
+    for (const Row& r : rows) sync_rows += r.regime == Regime::kSync ? 1 : 0;
     fprintf(stderr,
             "colltune-bench: %zu points measured with %lld repetitions (%s) in "
             "%.1f s; %lld already stored were skipped",
-            rows.size(), repetitions,
+            sync_rows, repetitions,
             b.fixed_nrep ? "fixed" : "NREP estimation",
             PMPI_Wtime() - start, skipped);
+    if (rows.size() > sync_rows) {
+      fprintf(stderr, "; %zu series in other regimes (%lld calls)",
+              rows.size() - sync_rows, regime_calls);
+    }
     if (stopped_early > 0) {
       fprintf(stderr,
               "; %d (point, algorithm) pairs stopped early as unable to win "

@@ -97,6 +97,32 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", o.warmup, "Untimed repetitions of each algorithm")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  app.add_option("--regimes", o.regimes,
+                 "Regimes to time each point in: sync (a barrier before each call), "
+                 "loop (back to back), imbalance (after uneven work per rank); "
+                 "sync is always measured")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"sync", "loop", "imbalance"}))
+      ->capture_default_str();
+  app.add_option("--regime-calls", o.regime.calls,
+                 "Calls per repetition in the loop and imbalance regimes")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  app.add_option("--regime-max-reps", o.regime.max_reps,
+                 "At most this many repetitions per algorithm in the loop and "
+                 "imbalance regimes")
+      ->check(CLI::Range(2, 100000))
+      ->capture_default_str();
+  app.add_option("--regime-prune", o.regime.prune,
+                 "Campaigns: time in the other regimes only candidates whose "
+                 "synchronized median is within this factor of default's")
+      ->check(CLI::Range(1.0, 100.0))
+      ->capture_default_str();
+  app.add_option("--regime-candidates", o.regime.max_candidates,
+                 "Campaigns: at most this many candidates besides default in the "
+                 "other regimes")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   app.add_option("--sync", o.sync,
                  "barrier (dissemination barrier before each repetition) or "
                  "window (common start times on synchronized clocks)")
@@ -186,6 +212,12 @@ int main(int argc, char** argv) {
   // An evaluation judges single points from one job: a higher floor keeps
   // its large-message verdicts from resting on five repetitions.
   if (o.evaluate && floor_option->count() == 0) o.nrep_options.floor = 20;
+  o.regime.regimes = colltune::kSyncOnly;
+  for (const std::string& r : o.regimes) {
+    o.regime.regimes |= colltune::Bit(*colltune::ParseRegime(r));
+  }
+  // A fixed count (tests, quick looks) asks for few repetitions everywhere.
+  if (o.nrep != "auto") o.regime.min_reps = 2;
   MPI_Comm world;
   PMPI_Comm_dup(MPI_COMM_WORLD, &world);
   colltune::bench::Bench bench;

@@ -8,6 +8,7 @@
 
 #include "bench/measure.h"
 #include "bench/nrep.h"
+#include "bench/regimes.h"
 #include "bench/sync.h"
 #include "bench/workload.h"
 #include "common/catalog.h"
@@ -46,6 +47,9 @@ struct Options {
   // Campaigns stop measuring an algorithm early once it clearly cannot win
   // at a point (measure.h, EarlyStop); 0 measures every repetition.
   double early_stop = 1.3;
+  // The regimes besides sync (common/regime.h) and how they are timed.
+  std::vector<std::string> regimes = {"sync", "loop", "imbalance"};
+  RegimeOptions regime;
   std::string sync = "barrier";  // or "window"
   double window_us = 0;          // 0: adaptive
   bool resume = true;

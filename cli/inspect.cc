@@ -160,8 +160,10 @@ int ShowTable(const Connection& c, const TableArgs& args) {
          static_cast<long long>(section->version()),
          section->created_at().c_str(), section->reason().c_str());
   PrintRules(*section);
-  printf("speedup: default time / algorithm time; p: one-sided rank test on "
-         "per-launch medians; launches: default/algorithm\n");
+  printf("speedup: default time / algorithm time (geometric mean over the regimes); "
+         "p: one-sided rank test on per-launch medians; launches: default/algorithm; "
+         "regimes: sync (a barrier before each call), loop (back to back), imbalance "
+         "(after uneven work), each with its speedup, + where the algorithm won it\n");
   return 0;
 }
 
@@ -226,7 +228,8 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
                         {"samples", p.samples()},
                         {"median_seconds", p.median_seconds()},
                         {"min_seconds", p.min_seconds()},
-                        {"max_seconds", p.max_seconds()}});
+                        {"max_seconds", p.max_seconds()},
+                        {"regime", p.regime().empty() ? "sync" : p.regime()}});
     }
     json online = json::array();
     for (const v1::OnlineSummary& o : response.online()) {
@@ -263,15 +266,16 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
          "node)\n",
          static_cast<long long>(id), x.cluster().c_str(), x.library().c_str(),
          x.library_version().c_str(), x.comm_size(), x.nodes(), x.ppn());
-  printf("%-22s %-44s %12s %8s %12s\n", "collective", "algorithm", "bytes",
-         "launches", "median_us");
+  printf("%-22s %-44s %12s %8s %12s  %s\n", "collective", "algorithm", "bytes",
+         "launches", "median_us", "regime");
   for (const v1::PointSummary& p : response.points()) {
     // Irregular collectives: collective/distribution, average block bytes.
     const std::string collective =
         p.problem().empty() ? p.collective() : p.collective() + "/" + p.problem();
-    printf("%-22s %-44s %12lld %8d %12.2f\n", collective.c_str(),
+    printf("%-22s %-44s %12lld %8d %12.2f  %s\n", collective.c_str(),
            p.algorithm().c_str(), static_cast<long long>(p.msg_bytes()),
-           p.launches(), p.median_seconds() * 1e6);
+           p.launches(), p.median_seconds() * 1e6,
+           p.regime().empty() ? "sync" : p.regime().c_str());
   }
   if (response.campaign_launches_size() > 0) {
     // uid: who uploaded the launch, as munged or the unix socket's peer

@@ -41,9 +41,35 @@ json ContextJson(const v1::Context& c) {
           {"ppn", c.ppn()}};
 }
 
+// Whether a campaign range was decided on synchronized timings only (a
+// campaign, or a table version, from before regimes were timed).
+bool SyncOnly(const v1::Rule& r) {
+  return r.regimes_size() == 0 && !r.pinned() &&
+         (r.source().empty() || r.source() == "campaign");
+}
+
+std::string RegimesCell(const v1::Rule& r) {
+  if (SyncOnly(r)) return "sync only";
+  if (r.regimes_size() == 0) return "-";
+  std::string out;
+  for (const v1::RegimeEvidence& e : r.regimes()) {
+    if (!out.empty()) out += r.algorithm() == "default" ? "," : " ";
+    out += e.regime();
+    if (r.algorithm() != "default") out += " " + Speedup(e.speedup()) + (e.won() ? "+" : "");
+  }
+  return out;
+}
+
 json RuleJson(const v1::Rule& r) {
   json campaigns = json::array();
   for (const std::string& c : r.campaigns()) campaigns.push_back(c);
+  json regimes = json::array();
+  for (const v1::RegimeEvidence& e : r.regimes()) {
+    regimes.push_back({{"regime", e.regime()},
+                       {"speedup", e.speedup()},
+                       {"p_value", e.p_value()},
+                       {"won", e.won()}});
+  }
   return {{"collective", r.collective()},
           {"min_bytes", r.min_bytes()},
           {"max_bytes", r.max_bytes() < 0 ? json(nullptr) : json(r.max_bytes())},
@@ -53,12 +79,15 @@ json RuleJson(const v1::Rule& r) {
           {"launches_default", r.launches_default()},
           {"launches_algorithm", r.launches_algorithm()},
           {"campaigns", campaigns},
-          {"pinned", r.pinned()}};
+          {"pinned", r.pinned()},
+          {"regimes", regimes},
+          {"sync_only", SyncOnly(r)}};
 }
 
 void PrintRules(const v1::TableSection& section) {
-  printf("%-22s %10s %10s  %-44s %8s %7s %9s\n", "collective", "min_bytes",
-         "max_bytes", "algorithm", "speedup", "p", "launches");
+  printf("%-22s %10s %10s  %-44s %8s %7s %9s  %s\n", "collective", "min_bytes",
+         "max_bytes", "algorithm", "speedup", "p", "launches", "regimes");
+  int sync_only = 0;
   for (const v1::Rule& r : section.rules()) {
     const bool is_default = r.algorithm() == "default";
     // A default range is no decision: its evidence would only say that
@@ -68,11 +97,18 @@ void PrintRules(const v1::TableSection& section) {
       launches = std::to_string(r.launches_default()) + "/" +
                  std::to_string(r.launches_algorithm());
     }
-    printf("%-22s %10lld %10s  %-44s %8s %7s %9s%s\n", r.collective().c_str(),
+    if (SyncOnly(r)) ++sync_only;
+    printf("%-22s %10lld %10s  %-44s %8s %7s %9s  %s%s\n", r.collective().c_str(),
            static_cast<long long>(r.min_bytes()), Bytes(r.max_bytes()).c_str(),
            r.algorithm().c_str(), is_default ? "-" : Speedup(r.speedup()).c_str(),
            is_default ? "-" : PValue(r.p_value()).c_str(), launches.c_str(),
-           r.pinned() ? "  pinned" : "");
+           RegimesCell(r).c_str(), r.pinned() ? "  pinned" : "");
+  }
+  if (sync_only > 0) {
+    printf("%d range%s decided on synchronized timings only (a campaign from before "
+           "colltune timed loops and uneven arrival): run a new campaign to judge "
+           "%s in every regime\n",
+           sync_only, sync_only == 1 ? " was" : "s were", sync_only == 1 ? "it" : "them");
   }
 }
 

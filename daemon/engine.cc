@@ -1,7 +1,9 @@
 #include "daemon/engine.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <tuple>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,20 +13,23 @@
 namespace colltune::daemon {
 namespace {
 
-// The launches that measured one algorithm at one size.
+// The launches that measured one algorithm at one size in one regime.
 struct Launches {
   std::vector<double> medians;
+  std::vector<int64_t> ids;    // per launch: the launch (LaunchMedian::launch)
   std::vector<double> within;  // per launch: p_faster_than_default
   std::vector<double> upper;   // per launch: upper quartile, 0 if unknown
   std::vector<double> lower;   // per launch: lower quartile, 0 if unknown
   std::set<int64_t> campaigns;
   void Add(const LaunchMedian& p) {
     medians.push_back(p.median_seconds);
+    ids.push_back(p.launch);
     within.push_back(p.p_faster_than_default);
     upper.push_back(p.upper_quartile_seconds);
     lower.push_back(p.lower_quartile_seconds);
     campaigns.insert(p.campaign);
   }
+  bool empty() const { return medians.empty(); }
   double Median() const { return colltune::Median(medians); }
   // The median over launches of the upper (lower) quartiles; 0 if any is
   // unknown.
@@ -40,25 +45,53 @@ struct Launches {
   }
 };
 
-using BySize = std::map<int64_t, std::map<int, Launches>>;  // size -> algorithm
+// One algorithm at one point, in each regime it was timed in.
+struct Series {
+  std::array<Launches, kNumRegimes> by;
+  const Launches& sync() const { return by[IndexOf(Regime::kSync)]; }
+  const Launches& in(Regime r) const { return by[IndexOf(r)]; }
+  void Add(const LaunchMedian& p) { by[IndexOf(p.regime)].Add(p); }
+};
+
+// The points whose launch measured default in every regime it declared:
+// a launch cut short between regimes leaves its point out whole (engine.h).
+std::vector<const LaunchMedian*> CompletePoints(const std::vector<LaunchMedian>& points) {
+  // (collective, problem, bytes, launch) -> regimes default was stored in
+  std::map<std::tuple<int, std::string, int64_t, int64_t>, RegimeSet> have;
+  for (const LaunchMedian& p : points) {
+    if (p.algorithm != Algorithm::kDefault) continue;
+    have[{IndexOf(p.collective), p.problem, p.msg_bytes, p.launch}] |= Bit(p.regime);
+  }
+  std::vector<const LaunchMedian*> out;
+  out.reserve(points.size());
+  for (const LaunchMedian& p : points) {
+    auto h = have.find({IndexOf(p.collective), p.problem, p.msg_bytes, p.launch});
+    const RegimeSet declared = p.launch_regimes | kSyncOnly;
+    if (h == have.end() || (declared & ~h->second) != 0) continue;
+    out.push_back(&p);
+  }
+  return out;
+}
+
+using BySize = std::map<int64_t, std::map<int, Series>>;  // size -> algorithm
 
 std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
   std::map<int, BySize> by;
-  for (const LaunchMedian& p : points) {
-    if (InfoOf(p.collective).irregular) continue;
-    by[IndexOf(p.collective)][p.msg_bytes][IndexOf(p.algorithm)].Add(p);
+  for (const LaunchMedian* p : CompletePoints(points)) {
+    if (InfoOf(p->collective).irregular) continue;
+    by[IndexOf(p->collective)][p->msg_bytes][IndexOf(p->algorithm)].Add(*p);
   }
   return by;
 }
 
 // Irregular collectives: (distribution, average block bytes) -> algorithm.
-using ByPoint = std::map<std::pair<std::string, int64_t>, std::map<int, Launches>>;
+using ByPoint = std::map<std::pair<std::string, int64_t>, std::map<int, Series>>;
 
 std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
   std::map<int, ByPoint> by;
-  for (const LaunchMedian& p : points) {
-    if (!InfoOf(p.collective).irregular) continue;
-    by[IndexOf(p.collective)][{p.problem, p.msg_bytes}][IndexOf(p.algorithm)].Add(p);
+  for (const LaunchMedian* p : CompletePoints(points)) {
+    if (!InfoOf(p->collective).irregular) continue;
+    by[IndexOf(p->collective)][{p->problem, p->msg_bytes}][IndexOf(p->algorithm)].Add(*p);
   }
   return by;
 }
@@ -144,10 +177,38 @@ struct SizeDecision {
   Evidence evidence;
 };
 
-SizeDecision DecideSize(Collective c, int64_t bytes,
-                        const std::map<int, Launches>& algorithms,
-                        const std::vector<Rule>& current,
-                        const EngineOptions& o) {
+// Folds `e` into `into`, keeping the weaker of each: the larger p-value, the
+// fewer launches, every campaign, and per regime (only those both were timed
+// in; none if either was timed synchronized only) the smaller speedup, the
+// larger p-value and a win only where both won.
+void Weaken(Evidence* into, const Evidence& e) {
+  into->p_value = std::max(into->p_value, e.p_value);
+  into->launches_default = std::min(into->launches_default, e.launches_default);
+  into->launches_algorithm = std::min(into->launches_algorithm, e.launches_algorithm);
+  std::set<int64_t> campaigns(into->campaigns.begin(), into->campaigns.end());
+  campaigns.insert(e.campaigns.begin(), e.campaigns.end());
+  into->campaigns.assign(campaigns.begin(), campaigns.end());
+  std::vector<RegimeEvidence> both;
+  for (const RegimeEvidence& a : into->regimes) {
+    for (const RegimeEvidence& b : e.regimes) {
+      if (a.regime != b.regime) continue;
+      both.push_back({a.regime, std::min(a.speedup, b.speedup),
+                      std::max(a.p_value, b.p_value), a.won && b.won});
+    }
+  }
+  into->regimes = std::move(both);
+}
+
+// A point timed in the synchronized regime only (campaigns from before
+// regimes were timed): decided on that regime, as it always was.
+SizeDecision DecideSizeSynchronized(Collective c, int64_t bytes,
+                                    const std::map<int, Series>& series,
+                                    const std::vector<Rule>& current,
+                                    const EngineOptions& o) {
+  std::map<int, Launches> algorithms;
+  for (const auto& [a, s] : series) {
+    if (!s.sync().empty()) algorithms[a] = s.sync();
+  }
   const Launches& def = algorithms.at(IndexOf(Algorithm::kDefault));
   // Every algorithm that beats default, with its p-value.
   std::map<int, double> qualified;
@@ -204,6 +265,139 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   return d;
 }
 
+// The regimes default was timed in at a point (sync always counts).
+RegimeSet RegimesOf(const Series& def) {
+  RegimeSet set = kSyncOnly;
+  for (Regime r : kAllRegimes) {
+    if (!def.in(r).empty()) set |= Bit(r);
+  }
+  return set;
+}
+
+// In some launch, x's median is above y's of the same launch by more than
+// `margin`: x flips with the launch.
+bool SlowerInSomeLaunch(const Launches& x, const Launches& y, double margin) {
+  for (size_t i = 0; i < x.ids.size(); ++i) {
+    for (size_t j = 0; j < y.ids.size(); ++j) {
+      if (x.ids[i] == y.ids[j] && x.medians[i] > (1 + margin) * y.medians[j]) return true;
+    }
+  }
+  return false;
+}
+
+// How a candidate fares against a baseline (default, or the incumbent) in
+// every regime of `regimes` (engine.h, "every regime counts").
+struct RegimeVerdict {
+  bool qualified = false;  // won one regime, slower in none
+  double score = 0;        // geometric mean of its time / the baseline's
+  double p = 1;            // the largest p-value of the regimes it won
+  std::vector<RegimeEvidence> evidence;
+};
+
+RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regimes,
+                           double margin, bool against_default, const EngineOptions& o) {
+  RegimeVerdict v;
+  bool won_any = false, slower_any = false, complete = true;
+  double log_sum = 0, p_won = 0;
+  int n = 0;
+  for (Regime r : kAllRegimes) {
+    if (!(regimes & Bit(r))) continue;
+    const Launches& xr = x.in(r);
+    const Launches& br = base.in(r);
+    if (xr.empty() || br.empty() || xr.Median() <= 0 || br.Median() <= 0) {
+      complete = false;  // not timed in this regime: cannot be judged
+      continue;
+    }
+    RegimeEvidence e;
+    e.regime = r;
+    e.speedup = br.Median() / xr.Median();
+    double p = 1;
+    // Against default the paired and steadiness tests apply too; against
+    // another candidate, the test across launches.
+    e.won = against_default ? BeatsDefault(xr, br, margin, o, &p) : Beats(xr, br, margin, o, &p);
+    if (!e.won) p = MannWhitneyLess(xr.medians, br.medians);
+    e.p_value = p;
+    if (e.won) {
+      won_any = true;
+      p_won = std::max(p_won, p);
+    }
+    if (xr.Median() > (1 + o.regime_slack) * br.Median() ||
+        SlowerInSomeLaunch(xr, br, o.margin)) {
+      slower_any = true;
+    }
+    log_sum += std::log(xr.Median() / br.Median());
+    ++n;
+    v.evidence.push_back(e);
+  }
+  v.qualified = complete && won_any && !slower_any;
+  v.score = n > 0 ? std::exp(log_sum / n) : 0;
+  v.p = won_any ? p_won : 1;
+  return v;
+}
+
+SizeDecision DecideSize(Collective c, int64_t bytes,
+                        const std::map<int, Series>& algorithms,
+                        const std::vector<Rule>& current,
+                        const EngineOptions& o) {
+  const Series& def_series = algorithms.at(IndexOf(Algorithm::kDefault));
+  const RegimeSet regimes = RegimesOf(def_series);
+  if (regimes == kSyncOnly) return DecideSizeSynchronized(c, bytes, algorithms, current, o);
+  // Every algorithm that beats default in some regime and loses in none.
+  std::map<int, RegimeVerdict> qualified;
+  int best = IndexOf(Algorithm::kDefault);
+  for (const auto& [a, series] : algorithms) {
+    if (a == IndexOf(Algorithm::kDefault)) continue;
+    RegimeVerdict v = JudgeRegimes(series, def_series, regimes, MarginOf(a, o), true, o);
+    if (!v.qualified) continue;
+    if (best == IndexOf(Algorithm::kDefault) || v.score < qualified[best].score) best = a;
+    qualified[a] = std::move(v);
+  }
+  // Near-ties (scores within the tie band) go to the steadier candidate in
+  // the synchronized regime, as DecideSizeSynchronized says why.
+  if (o.tie_band > 0 && best != IndexOf(Algorithm::kDefault)) {
+    double steadiest = algorithms.at(best).sync().UpperQuartile();
+    const double fastest = qualified[best].score;
+    for (const auto& [a, v] : qualified) {
+      const double u = algorithms.at(a).sync().UpperQuartile();
+      if (steadiest > 0 && u > 0 && u < steadiest && v.score <= (1 + o.tie_band) * fastest) {
+        best = a;
+        steadiest = u;
+      }
+    }
+  }
+  int choice = best;
+  const int incumbent = IndexOf(CurrentChoice(current, c, bytes));
+  if (qualified.count(incumbent) && incumbent != best) {
+    // The newcomer must beat the incumbent as it beat default: no flapping.
+    const RegimeVerdict v = JudgeRegimes(algorithms.at(best), algorithms.at(incumbent),
+                                         regimes, MarginOf(best, o), false, o);
+    if (!v.qualified) choice = incumbent;
+  }
+  SizeDecision d{bytes, static_cast<Algorithm>(choice), 1.0, {}};
+  const Series& chosen = algorithms.at(choice);
+  const Launches& def = def_series.sync();
+  d.evidence.launches_default = static_cast<int>(def.medians.size());
+  d.evidence.launches_algorithm = static_cast<int>(chosen.sync().medians.size());
+  std::set<int64_t> campaigns;
+  for (Regime r : kAllRegimes) {
+    campaigns.insert(def_series.in(r).campaigns.begin(), def_series.in(r).campaigns.end());
+    campaigns.insert(chosen.in(r).campaigns.begin(), chosen.in(r).campaigns.end());
+  }
+  d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
+  if (choice == IndexOf(Algorithm::kDefault)) {
+    d.evidence.p_value = 1;
+    for (Regime r : kAllRegimes) {
+      if (regimes & Bit(r)) d.evidence.regimes.push_back({r, 1.0, 1.0, false});
+    }
+    return d;
+  }
+  const RegimeVerdict& v = qualified[choice];
+  d.evidence.p_value = v.p;
+  d.evidence.regimes = v.evidence;
+  d.speedup = v.score > 0 ? 1 / v.score : 1;
+  return d;
+}
+
 // An irregular collective's points at one decided size (engine.h): each
 // measured point (block-size distribution) is decided as a size is, and an
 // algorithm wins if it is the choice at a strict majority of points and
@@ -227,10 +421,12 @@ std::optional<SizeDecision> DecideAcross(Collective c, int64_t bytes,
     for (const auto& [point, algorithms] : points) {
       auto def = algorithms.find(IndexOf(Algorithm::kDefault));
       auto alg = algorithms.find(a);
-      double p;
-      if (def != algorithms.end() && alg != algorithms.end() &&
-          Beats(def->second, alg->second, MarginOf(a, o), o, &p)) {
-        return true;
+      if (def == algorithms.end() || alg == algorithms.end()) continue;
+      for (Regime r : kAllRegimes) {
+        const Launches& d = def->second.in(r);
+        const Launches& x = alg->second.in(r);
+        double p;
+        if (!d.empty() && !x.empty() && Beats(d, x, MarginOf(a, o), o, &p)) return true;
       }
     }
     return false;
@@ -247,19 +443,12 @@ std::optional<SizeDecision> DecideAcross(Collective c, int64_t bytes,
   // Evidence: the weakest of the points it won; speedup: geometric mean over
   // those points.
   double log_sum = 0;
-  std::set<int64_t> campaigns;
   const std::vector<SizeDecision>& mine = won[choice];
   d.evidence = mine[0].evidence;
   for (const SizeDecision& s : mine) {
     log_sum += std::log(s.speedup);
-    d.evidence.p_value = std::max(d.evidence.p_value, s.evidence.p_value);
-    d.evidence.launches_default =
-        std::min(d.evidence.launches_default, s.evidence.launches_default);
-    d.evidence.launches_algorithm =
-        std::min(d.evidence.launches_algorithm, s.evidence.launches_algorithm);
-    campaigns.insert(s.evidence.campaigns.begin(), s.evidence.campaigns.end());
+    Weaken(&d.evidence, s.evidence);
   }
-  d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
   d.speedup = std::exp(log_sum / static_cast<double>(mine.size()));
   return d;
 }
@@ -283,19 +472,11 @@ void AppendRanges(Collective c, const std::vector<SizeDecision>& sizes,
     double log_sum = 0;
     Decision d;
     d.evidence = sizes[i].evidence;
-    std::set<int64_t> campaigns;
     while (j < sizes.size() && sizes[j].algorithm == sizes[i].algorithm) {
-      const Evidence& e = sizes[j].evidence;
       log_sum += std::log(sizes[j].speedup);
-      d.evidence.p_value = std::max(d.evidence.p_value, e.p_value);
-      d.evidence.launches_default =
-          std::min(d.evidence.launches_default, e.launches_default);
-      d.evidence.launches_algorithm =
-          std::min(d.evidence.launches_algorithm, e.launches_algorithm);
-      campaigns.insert(e.campaigns.begin(), e.campaigns.end());
+      Weaken(&d.evidence, sizes[j].evidence);
       ++j;
     }
-    d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
     d.rule.collective = c;
     d.rule.algorithm = sizes[i].algorithm;
     d.rule.speedup = std::exp(log_sum / static_cast<double>(j - i));
@@ -375,15 +556,7 @@ void Merge(std::vector<Decision>* decisions) {
           last.rule.max_bytes != kNoUpperBound &&
           last.rule.max_bytes + 1 == d.rule.min_bytes) {
         last.rule.max_bytes = d.rule.max_bytes;
-        last.evidence.p_value = std::max(last.evidence.p_value, d.evidence.p_value);
-        last.evidence.launches_default =
-            std::min(last.evidence.launches_default, d.evidence.launches_default);
-        last.evidence.launches_algorithm =
-            std::min(last.evidence.launches_algorithm, d.evidence.launches_algorithm);
-        std::set<int64_t> c(last.evidence.campaigns.begin(),
-                            last.evidence.campaigns.end());
-        c.insert(d.evidence.campaigns.begin(), d.evidence.campaigns.end());
-        last.evidence.campaigns.assign(c.begin(), c.end());
+        Weaken(&last.evidence, d.evidence);
         continue;
       }
     }
@@ -657,12 +830,15 @@ std::vector<ViolationFound> FindViolations(
     const Launches* previous = nullptr;
     int64_t previous_bytes = 0;
     for (const auto& [bytes, algorithms] : sizes) {
-      auto def = algorithms.find(IndexOf(Algorithm::kDefault));
-      if (def == algorithms.end()) continue;
-      for (const auto& [a, launches] : algorithms) {
-        if (a == IndexOf(Algorithm::kDefault)) continue;
+      auto def_series = algorithms.find(IndexOf(Algorithm::kDefault));
+      if (def_series == algorithms.end()) continue;
+      // Guidelines are about latency: the synchronized regime's.
+      const Launches* def = &def_series->second.sync();
+      for (const auto& [a, series] : algorithms) {
+        const Launches& launches = series.sync();
+        if (a == IndexOf(Algorithm::kDefault) || launches.empty()) continue;
         // The same two tests as the decisions', without the margin.
-        double p = MannWhitneyLess(launches.medians, def->second.medians);
+        double p = MannWhitneyLess(launches.medians, def->medians);
         double paired;
         if (p > options.alpha && FasterInEveryLaunch(launches, options, &paired)) {
           p = paired;
@@ -676,28 +852,28 @@ std::vector<ViolationFound> FindViolations(
         v.collective = coll;
         v.algorithm = static_cast<Algorithm>(a);
         v.msg_bytes = bytes;
-        v.factor = def->second.Median() / launches.Median();
+        v.factor = def->Median() / launches.Median();
         v.p_value = p;
         v.launches = static_cast<int>(
-            std::min(launches.medians.size(), def->second.medians.size()));
+            std::min(launches.medians.size(), def->medians.size()));
         out.push_back(v);
       }
       if (previous != nullptr) {
-        const double p = MannWhitneyLess(def->second.medians, previous->medians);
-        if (p <= options.alpha && def->second.Median() > 0) {
+        const double p = MannWhitneyLess(def->medians, previous->medians);
+        if (p <= options.alpha && def->Median() > 0) {
           ViolationFound v;
           v.kind = ViolationKind::kMonotony;
           v.collective = coll;
           v.msg_bytes = previous_bytes;
           v.larger_bytes = bytes;
-          v.factor = previous->Median() / def->second.Median();
+          v.factor = previous->Median() / def->Median();
           v.p_value = p;
           v.launches = static_cast<int>(
-              std::min(previous->medians.size(), def->second.medians.size()));
+              std::min(previous->medians.size(), def->medians.size()));
           out.push_back(v);
         }
       }
-      previous = &def->second;
+      previous = def;
       previous_bytes = bytes;
     }
   }

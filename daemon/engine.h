@@ -33,6 +33,22 @@
 //    that holds more than a quarter of the calls, the lower quartile in the
 //    fast mode whenever that does, so a candidate must not be slower in
 //    default's fast mode to win by being faster in its slow one;
+//  * every regime counts (common/regime.h). Where a point was timed in more
+//    regimes than sync (back to back, after uneven work), an algorithm
+//    replaces default only if it wins at least one regime by the tests
+//    above (each regime compared with default's series of that regime) and
+//    is slower than default in none: its median over launches at most
+//    `regime_slack` above default's in every regime, and in no launch of any
+//    regime more than the mock-up margin above default's median of that
+//    launch (a winner that flips with the launch is not a winner). It must
+//    have been timed in every regime default was (campaigns time only the
+//    candidates that may still win in the others). Candidates are then
+//    ranked by the geometric mean over the regimes of their time against
+//    default's. A point whose launch declared regimes default lacks there (a
+//    launch cut short between regimes) is left out whole: no point is decided
+//    on part of its evidence. Points timed in sync alone (campaigns from
+//    before regimes) are decided on sync, and their ranges carry no regime
+//    evidence, which `colltune table` and the web view mark;
 //  * among those, the one with the lowest median wins (within `tie_band` of
 //    it, the one with the lowest upper quartile), with hysteresis: the
 //    current table's choice keeps its place while it still qualifies, unless
@@ -74,6 +90,7 @@
 #include <vector>
 
 #include "common/catalog.h"
+#include "common/regime.h"
 #include "common/table.h"
 
 namespace colltune::daemon {
@@ -90,6 +107,9 @@ struct EngineOptions {
   // of the fastest's are ranked by their upper quartiles instead (engine.cc,
   // DecideSize); 0 switches the tie-break off.
   double tie_band = 0.03;
+  // How much slower than default a candidate may be, median over launches,
+  // in a regime it does not win (engine.h, "every regime counts").
+  double regime_slack = 0.03;
 };
 
 // The median latency of one point in one launch.
@@ -111,6 +131,9 @@ struct LaunchMedian {
   // The lower quartile of its repetitions in the launch; 0: unknown (then
   // the algorithm cannot replace default by being steadier).
   double lower_quartile_seconds = 0;
+  Regime regime = Regime::kSync;  // how it was timed
+  // The regimes its launch declared it times every point in.
+  RegimeSet launch_regimes = kSyncOnly;
 };
 
 // One job's median latency for one (collective, size bucket, algorithm).
@@ -134,6 +157,9 @@ struct Evidence {
   std::vector<int64_t> campaigns;  // sorted, unique
   bool pinned = false;
   Source source = Source::kCampaign;
+  // Per regime the range's sizes were timed in, weakest over its sizes;
+  // empty where they were timed synchronized only.
+  std::vector<RegimeEvidence> regimes;
 };
 
 struct Decision {

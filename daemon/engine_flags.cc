@@ -17,6 +17,13 @@ void AddDecisionFlags(CLI::App& app, EngineOptions* o) {
                  "are ranked by their upper quartiles (0: off)")
       ->check(CLI::Range(0.0, 0.5))
       ->capture_default_str();
+  app.add_option("--regime-slack", o->regime_slack,
+                 "Where a point was timed in several regimes (synchronized, back to "
+                 "back, after uneven work), a candidate replaces default only if it "
+                 "is at most this much slower than default in each regime it does "
+                 "not win")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
   app.add_option("--alpha", o->alpha,
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))

@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
   int64_t used = 0, stored = 0;
   for (const db::LaunchPoint& p : *points) {
     auto samples = s.Samples(p.campaign_id, p.launch, p.collective, p.algorithm,
-                             p.msg_bytes, p.problem);
+                             p.msg_bytes, p.problem, p.regime);
     if (!samples.ok()) {
       std::cerr << "colltune-replay: " << samples.status().message() << "\n";
       return 1;
@@ -114,20 +114,24 @@ int main(int argc, char** argv) {
                        Statistic(statistic, *samples), p.problem});
     medians.back().upper_quartile_seconds = UpperQuartile(*samples);
     medians.back().lower_quartile_seconds = LowerQuartile(*samples);
+    medians.back().regime = p.regime;
+    medians.back().launch_regimes = p.launch_regimes;
     used_samples.push_back(std::move(*samples));
   }
   // Each point's within-launch comparison with default (engine.h's paired
   // test), as the daemon keeps it (db/store.h), on the repetitions used.
-  std::map<std::tuple<int64_t, int, int64_t, std::string>, size_t> default_at;
+  std::map<std::tuple<int64_t, int, int64_t, std::string, int>, size_t> default_at;
   for (size_t i = 0; i < medians.size(); ++i) {
     const daemon::LaunchMedian& m = medians[i];
     if (m.algorithm == Algorithm::kDefault) {
-      default_at[{m.launch, IndexOf(m.collective), m.msg_bytes, m.problem}] = i;
+      default_at[{m.launch, IndexOf(m.collective), m.msg_bytes, m.problem,
+                  IndexOf(m.regime)}] = i;
     }
   }
   for (size_t i = 0; i < medians.size(); ++i) {
     daemon::LaunchMedian& m = medians[i];
-    auto def = default_at.find({m.launch, IndexOf(m.collective), m.msg_bytes, m.problem});
+    auto def = default_at.find(
+        {m.launch, IndexOf(m.collective), m.msg_bytes, m.problem, IndexOf(m.regime)});
     if (m.algorithm == Algorithm::kDefault || def == default_at.end()) continue;
     m.p_faster_than_default = MannWhitneyLess(used_samples[i], used_samples[def->second]);
   }

@@ -92,6 +92,13 @@ void ToProto(const db::StoredRule& s, v1::Rule* out) {
   }
   out->set_pinned(s.pinned);
   out->set_source(s.source);
+  for (const RegimeEvidence& e : s.regimes) {
+    v1::RegimeEvidence* re = out->add_regimes();
+    re->set_regime(std::string(NameOf(e.regime)));
+    re->set_speedup(e.speedup);
+    re->set_p_value(e.p_value);
+    re->set_won(e.won);
+  }
 }
 
 void ToProto(const db::Profile& p, const db::TableVersion* table,
@@ -197,7 +204,7 @@ absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
     const int64_t launch = p.campaign_id * limits::kMaxLaunches + p.launch;
     medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch,
                        p.campaign_id, p.median, p.problem, p.p_faster_than_default,
-                       p.upper_quartile, p.lower_quartile});
+                       p.upper_quartile, p.lower_quartile, p.regime, p.launch_regimes});
   }
   return medians;
 }
@@ -232,6 +239,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
     s.launches_algorithm = d.evidence.launches_algorithm;
     s.pinned = d.evidence.pinned;
     s.source = std::string(SourceName(d.evidence.source));
+    s.regimes = d.evidence.regimes;
     for (int64_t c : d.evidence.campaigns) {
       if (!s.campaigns.empty()) s.campaigns += ",";
       s.campaigns += label[c];
@@ -317,6 +325,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
       in.algorithm = *ParseAlgorithm(m.algorithm(), in.collective);
       in.msg_bytes = m.msg_bytes();
       in.problem = m.problem();
+      in.regime = *ParseRegime(m.regime());  // validated
       in.samples.assign(m.samples().begin(), m.samples().end());
       if (absl::Status e = store_->PutMeasurement(*campaign, r.launch(), in);
           !e.ok()) {
@@ -326,8 +335,10 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
     // The launch's sender is that of its newest upload with points: a
     // closing upload without any leaves it as it is.
     if (r.measurements_size() > 0) {
+      RegimeSet declared = kSyncOnly;
+      for (const std::string& name : r.regimes()) declared |= Bit(*ParseRegime(name));
       if (absl::Status e = store_->PutCampaignLaunch(
-              *campaign, r.launch(), from.uid, from.uid >= 0 ? from.gid : -1);
+              *campaign, r.launch(), from.uid, from.uid >= 0 ? from.gid : -1, declared);
           !e.ok()) {
         return e;
       }
@@ -569,12 +580,13 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
       store_->LaunchPoints(r.id());
   if (!points.ok()) return points.status();
-  // (collective, problem, size, algorithm) -> that point's launches
-  std::map<std::tuple<int, std::string, int64_t, int>,
+  // (collective, problem, size, algorithm, regime) -> that point's launches
+  std::map<std::tuple<int, std::string, int64_t, int, int>,
            std::vector<const db::LaunchPoint*>>
       grouped;
   for (const db::LaunchPoint& lp : *points) {
-    grouped[{IndexOf(lp.collective), lp.problem, lp.msg_bytes, IndexOf(lp.algorithm)}]
+    grouped[{IndexOf(lp.collective), lp.problem, lp.msg_bytes, IndexOf(lp.algorithm),
+             IndexOf(lp.regime)}]
         .push_back(&lp);
   }
   for (const auto& [key, launches] : grouped) {
@@ -583,6 +595,7 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
     out->set_algorithm(std::string(InfoOf(launches[0]->algorithm).name));
     out->set_msg_bytes(launches[0]->msg_bytes);
     out->set_problem(launches[0]->problem);
+    out->set_regime(std::string(NameOf(launches[0]->regime)));
     out->set_launches(static_cast<int>(launches.size()));
     std::vector<double> medians;
     double lo = launches[0]->min, hi = launches[0]->max;
@@ -716,6 +729,7 @@ absl::StatusOr<v1::GetCampaignResponse> Tuner::GetCampaign(
     out->set_msg_bytes(sp.msg_bytes);
     out->set_problem(sp.problem);
     out->set_samples(static_cast<int32_t>(sp.samples));
+    out->set_regime(std::string(NameOf(sp.regime)));
   }
   return response;
 }

@@ -10,6 +10,7 @@
 #include "common/histogram.h"
 #include "common/limits.h"
 #include "common/problems.h"
+#include "common/regime.h"
 
 namespace colltune::daemon {
 namespace {
@@ -125,7 +126,20 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                    " points, got " + std::to_string(n));
   }
   int64_t total_samples = 0;
-  std::set<std::tuple<std::string, std::string, int64_t, std::string>> seen;
+  std::set<std::tuple<std::string, std::string, int64_t, std::string, std::string>> seen;
+  if (request.regimes_size() > kNumRegimes) {
+    return Invalid("regimes must name each regime at most once, got " +
+                   std::to_string(request.regimes_size()) + " entries");
+  }
+  RegimeSet declared = 0;
+  for (const std::string& name : request.regimes()) {
+    const std::optional<Regime> r = ParseRegime(name);
+    if (!r || name.empty() || (declared & Bit(*r))) {
+      return Invalid("regimes must be distinct names of sync, loop and imbalance, got '" +
+                     name.substr(0, 64) + "'");
+    }
+    declared |= Bit(*r);
+  }
   for (int i = 0; i < n; ++i) {
     const v1::Measurement& m = request.measurements(i);
     const std::string where = "measurements[" + std::to_string(i) + "]";
@@ -150,7 +164,12 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
       return Invalid(where + ".problem is for irregular collectives only, got '" +
                      m.problem().substr(0, 64) + "' for " + m.collective());
     }
-    if (!seen.insert({m.collective(), m.algorithm(), m.msg_bytes(), m.problem()})
+    if (!ParseRegime(m.regime())) {
+      return Invalid(where + ".regime must be sync, loop or imbalance, got '" +
+                     m.regime().substr(0, 64) + "'");
+    }
+    const std::string regime(NameOf(*ParseRegime(m.regime())));
+    if (!seen.insert({m.collective(), m.algorithm(), m.msg_bytes(), m.problem(), regime})
              .second) {
       return Invalid(where + " repeats an earlier point of this upload");
     }

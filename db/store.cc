@@ -349,8 +349,8 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
   absl::StatusOr<Statement> st = db_->Prepare(
       "INSERT OR REPLACE INTO measurements (campaign_id, launch, collective, "
       "algorithm, msg_bytes, nrep, median_s, mean_s, min_s, max_s, stddev_s, "
-      "samples, problem, upper_quartile_s, lower_quartile_s) VALUES (?, ?, ?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "samples, problem, upper_quartile_s, lower_quartile_s, regime) VALUES (?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!st.ok()) return st.status();
   const absl::Status inserted = st->Bind(1, campaign_id)
       .Bind(2, int64_t{launch})
@@ -367,6 +367,7 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
       .Bind(13, m.problem)
       .Bind(14, UpperQuartile(m.samples))
       .Bind(15, LowerQuartile(m.samples))
+      .Bind(16, std::string(NameOf(m.regime)))
       .Run();
   if (!inserted.ok()) return inserted;
   return UpdateWithinLaunchTests(campaign_id, launch, m);
@@ -381,15 +382,17 @@ absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
   absl::StatusOr<Statement> others = db_->Prepare(absl::StrCat(
       "SELECT algorithm, samples FROM measurements WHERE campaign_id = ? AND "
       "launch = ? AND collective = ? AND msg_bytes = ? AND problem = ? AND "
-      "algorithm ",
+      "regime = ? AND algorithm ",
       m.algorithm == Algorithm::kDefault ? "!=" : "=", " ?"));
   if (!others.ok()) return others.status();
+  const std::string regime(NameOf(m.regime));
   others->Bind(1, campaign_id)
       .Bind(2, int64_t{launch})
       .Bind(3, Name(m.collective))
       .Bind(4, m.msg_bytes)
       .Bind(5, m.problem)
-      .Bind(6, Name(Algorithm::kDefault));
+      .Bind(6, regime)
+      .Bind(7, Name(Algorithm::kDefault));
   const std::vector<double> mine = DecodeSamples(EncodeSamples(m.samples));
   std::vector<std::pair<std::string, double>> updates;  // algorithm, p
   for (;;) {
@@ -407,7 +410,7 @@ absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
     absl::StatusOr<Statement> st = db_->Prepare(
         "UPDATE measurements SET p_faster_than_default = ? WHERE campaign_id = "
         "? AND launch = ? AND collective = ? AND msg_bytes = ? AND problem = ? "
-        "AND algorithm = ?");
+        "AND regime = ? AND algorithm = ?");
     if (!st.ok()) return st.status();
     if (absl::Status s = st->Bind(1, p)
                              .Bind(2, campaign_id)
@@ -415,7 +418,8 @@ absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
                              .Bind(4, Name(m.collective))
                              .Bind(5, m.msg_bytes)
                              .Bind(6, m.problem)
-                             .Bind(7, algorithm)
+                             .Bind(7, regime)
+                             .Bind(8, algorithm)
                              .Run();
         !s.ok()) {
       return s;
@@ -425,16 +429,17 @@ absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
 }
 
 absl::Status Store::PutCampaignLaunch(int64_t campaign_id, int launch,
-                                      int64_t uid, int64_t gid) {
+                                      int64_t uid, int64_t gid, RegimeSet regimes) {
   if (absl::Status s = RequireTransaction(); !s.ok()) return s;
   absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
       "INSERT INTO campaign_launches (campaign_id, launch, uid, gid, "
-      "uploaded_at) VALUES (?, ?, ?, ?, ",
+      "uploaded_at, regimes) VALUES (?, ?, ?, ?, ",
       kNow,
-      ") ON CONFLICT (campaign_id, launch) DO UPDATE SET uid = excluded.uid, "
-      "gid = excluded.gid, uploaded_at = excluded.uploaded_at"));
+      ", ?5) ON CONFLICT (campaign_id, launch) DO UPDATE SET uid = excluded.uid, "
+      "gid = excluded.gid, uploaded_at = excluded.uploaded_at, "
+      "regimes = excluded.regimes"));
   if (!st.ok()) return st.status();
-  st->Bind(1, campaign_id).Bind(2, int64_t{launch});
+  st->Bind(1, campaign_id).Bind(2, int64_t{launch}).Bind(5, FormatRegimeSet(regimes));
   if (uid >= 0) {
     st->Bind(3, uid);
     if (gid >= 0) {
@@ -470,11 +475,10 @@ absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
     absl::StatusOr<Statement> ins = db_->Prepare(
         "INSERT INTO decision_rules (table_id, collective, min_bytes, "
         "max_bytes, algorithm, speedup, p_value, launches_default, "
-        "launches_algorithm, campaigns, pinned, source) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "launches_algorithm, campaigns, pinned, source, regimes) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!ins.ok()) return ins.status();
-    absl::Status e =
-        ins->Bind(1, table_id)
+    ins->Bind(1, table_id)
             .Bind(2, Name(r.collective))
             .Bind(3, static_cast<int64_t>(r.min_bytes))
             .Bind(4, r.max_bytes == kNoUpperBound
@@ -487,9 +491,13 @@ absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
             .Bind(9, int64_t{s.launches_algorithm})
             .Bind(10, s.campaigns)
             .Bind(11, int64_t{s.pinned ? 1 : 0})
-            .Bind(12, s.source)
-            .Run();
-    if (!e.ok()) return e;
+            .Bind(12, s.source);
+    if (s.regimes.empty()) {
+      ins->BindNull(13);
+    } else {
+      ins->Bind(13, FormatRegimeEvidence(s.regimes));
+    }
+    if (absl::Status e = ins->Run(); !e.ok()) return e;
   }
   return version;
 }
@@ -499,13 +507,13 @@ absl::Status Store::RefreshEvidence(int64_t profile_id, int64_t version,
   if (absl::Status s = RequireTransaction(); !s.ok()) return s;
   for (const StoredRule& s : rules) {
     absl::StatusOr<Statement> up = db_->Prepare(
-        "UPDATE decision_rules SET speedup = ?, p_value = ?, "
-        "launches_default = ?, launches_algorithm = ?, campaigns = ?, "
-        "pinned = ?, source = ? WHERE table_id = (SELECT id FROM "
-        "decision_tables WHERE "
-        "profile_id = ? AND version = ?) AND collective = ? AND min_bytes = ?");
+        "UPDATE decision_rules SET speedup = ?1, p_value = ?2, "
+        "launches_default = ?3, launches_algorithm = ?4, campaigns = ?5, "
+        "pinned = ?6, source = ?7, regimes = ?12 WHERE table_id = (SELECT id "
+        "FROM decision_tables WHERE profile_id = ?8 AND version = ?9) AND "
+        "collective = ?10 AND min_bytes = ?11");
     if (!up.ok()) return up.status();
-    absl::Status e = up->Bind(1, s.rule.speedup)
+    up->Bind(1, s.rule.speedup)
                          .Bind(2, s.p_value)
                          .Bind(3, int64_t{s.launches_default})
                          .Bind(4, int64_t{s.launches_algorithm})
@@ -515,8 +523,13 @@ absl::Status Store::RefreshEvidence(int64_t profile_id, int64_t version,
                          .Bind(8, profile_id)
                          .Bind(9, version)
                          .Bind(10, Name(s.rule.collective))
-                         .Bind(11, static_cast<int64_t>(s.rule.min_bytes))
-                         .Run();
+                         .Bind(11, static_cast<int64_t>(s.rule.min_bytes));
+    if (s.regimes.empty()) {
+      up->BindNull(12);
+    } else {
+      up->Bind(12, FormatRegimeEvidence(s.regimes));
+    }
+    absl::Status e = up->Run();
     if (!e.ok()) return e;
   }
   return absl::OkStatus();
@@ -735,7 +748,7 @@ absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
       "    FROM measurements m JOIN campaigns c ON c.id = m.campaign_id"
       "    WHERE c.profile_id = ?1)),"
       " (SELECT COUNT(*) FROM measurements m JOIN campaigns c"
-      "    ON c.id = m.campaign_id WHERE c.profile_id = ?1),"
+      "    ON c.id = m.campaign_id WHERE c.profile_id = ?1 AND m.regime = 'sync'),"
       " (SELECT COUNT(*) FROM job_reports WHERE profile_id = ?1),"
       " (SELECT COALESCE(MAX(received_at), '') FROM job_reports"
       "    WHERE profile_id = ?1)");
@@ -758,11 +771,12 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
       "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
       "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
       "m.stddev_s, m.problem, m.p_faster_than_default, m.upper_quartile_s, "
-      "m.lower_quartile_s "
+      "m.lower_quartile_s, m.regime, COALESCE(l.regimes, 'sync') "
       "FROM measurements m "
-      "JOIN campaigns c ON c.id = "
-      "m.campaign_id WHERE c.profile_id = ? ORDER BY m.collective, m.problem, "
-      "m.msg_bytes, m.algorithm, m.campaign_id, m.launch");
+      "JOIN campaigns c ON c.id = m.campaign_id "
+      "LEFT JOIN campaign_launches l ON l.campaign_id = m.campaign_id AND "
+      "l.launch = m.launch WHERE c.profile_id = ? ORDER BY m.collective, m.problem, "
+      "m.msg_bytes, m.algorithm, m.regime, m.campaign_id, m.launch");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
   std::vector<LaunchPoint> out;
@@ -786,6 +800,13 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
     p.p_faster_than_default = st->IsNull(12) ? -1 : st->Real(12);
     p.upper_quartile = st->IsNull(13) ? 0 : st->Real(13);
     p.lower_quartile = st->IsNull(14) ? 0 : st->Real(14);
+    const std::optional<Regime> regime = ParseRegime(st->Text(15));
+    if (!regime) {
+      return absl::DataLossError(absl::StrCat("stored regime '", st->Text(15),
+                                              "' is not one colltune knows"));
+    }
+    p.regime = *regime;
+    if (!ParseRegimeSet(st->Text(16), &p.launch_regimes)) p.launch_regimes = kSyncOnly;
     out.push_back(p);
   }
   return out;
@@ -822,8 +843,8 @@ absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
   t.changes = st->Text(3);
   absl::StatusOr<Statement> rules = db_->Prepare(
       "SELECT collective, min_bytes, max_bytes, algorithm, speedup, p_value, "
-      "launches_default, launches_algorithm, campaigns, pinned, source FROM "
-      "decision_rules WHERE table_id = ?");
+      "launches_default, launches_algorithm, campaigns, pinned, source, regimes "
+      "FROM decision_rules WHERE table_id = ?");
   if (!rules.ok()) return rules.status();
   rules->Bind(1, table_id);
   for (;;) {
@@ -843,6 +864,10 @@ absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
     s.campaigns = rules->Text(8);
     s.pinned = rules->Int(9) != 0;
     s.source = rules->Text(10);
+    // Unreadable evidence (written by hand) is shown as none, not fatal.
+    if (!rules->IsNull(11) && !ParseRegimeEvidence(rules->Text(11), &s.regimes)) {
+      s.regimes.clear();
+    }
     t.rules.push_back(std::move(s));
   }
   std::sort(t.rules.begin(), t.rules.end(),
@@ -1039,9 +1064,9 @@ absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
     int64_t profile_id, std::string_view label) {
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT m.launch, m.collective, m.algorithm, m.msg_bytes, m.nrep, "
-      "m.problem FROM measurements m JOIN campaigns c ON c.id = m.campaign_id "
-      "WHERE c.profile_id = ? AND c.label = ? ORDER BY m.launch, m.collective, "
-      "m.problem, m.msg_bytes, m.algorithm");
+      "m.problem, m.regime FROM measurements m JOIN campaigns c ON c.id = "
+      "m.campaign_id WHERE c.profile_id = ? AND c.label = ? ORDER BY m.launch, "
+      "m.collective, m.problem, m.msg_bytes, m.algorithm, m.regime");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id).Bind(2, label);
   std::vector<StoredPointRow> out;
@@ -1056,6 +1081,7 @@ absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
     p.msg_bytes = st->Int(3);
     p.samples = st->Int(4);
     p.problem = st->Text(5);
+    p.regime = ParseRegime(st->Text(6)).value_or(Regime::kSync);
     out.push_back(p);
   }
   return out;
@@ -1082,8 +1108,9 @@ absl::StatusOr<std::vector<CampaignLaunchRow>> Store::CampaignLaunches(
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT c.id, c.label, c.host, l.launch, "
       "(SELECT COUNT(*) FROM measurements m WHERE m.campaign_id = c.id AND "
-      "m.launch = l.launch), COALESCE(l.uid, -1), COALESCE(l.gid, -1), "
-      "l.uploaded_at FROM campaign_launches l JOIN campaigns c ON c.id = "
+      "m.launch = l.launch AND m.regime = 'sync'), COALESCE(l.uid, -1), "
+      "COALESCE(l.gid, -1), l.uploaded_at, l.regimes FROM campaign_launches l "
+      "JOIN campaigns c ON c.id = "
       "l.campaign_id WHERE c.profile_id = ? ORDER BY c.id, l.launch");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
@@ -1101,6 +1128,7 @@ absl::StatusOr<std::vector<CampaignLaunchRow>> Store::CampaignLaunches(
     l.uid = st->Int(5);
     l.gid = st->Int(6);
     l.uploaded_at = st->Text(7);
+    if (!ParseRegimeSet(st->Text(8), &l.regimes)) l.regimes = kSyncOnly;
     out.push_back(std::move(l));
   }
   return out;
@@ -1110,17 +1138,20 @@ absl::StatusOr<std::vector<double>> Store::Samples(int64_t campaign_id,
                                                    int launch, Collective c,
                                                    Algorithm a,
                                                    int64_t msg_bytes,
-                                                   std::string_view problem) {
+                                                   std::string_view problem,
+                                                   Regime regime) {
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT samples FROM measurements WHERE campaign_id = ? AND launch = ? "
-      "AND collective = ? AND algorithm = ? AND msg_bytes = ? AND problem = ?");
+      "AND collective = ? AND algorithm = ? AND msg_bytes = ? AND problem = ? "
+      "AND regime = ?");
   if (!st.ok()) return st.status();
   st->Bind(1, campaign_id)
       .Bind(2, int64_t{launch})
       .Bind(3, Name(c))
       .Bind(4, Name(a))
       .Bind(5, msg_bytes)
-      .Bind(6, problem);
+      .Bind(6, problem)
+      .Bind(7, std::string(NameOf(regime)));
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   if (!*row) return absl::NotFoundError("no such measurement");

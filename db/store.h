@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/catalog.h"
+#include "common/regime.h"
 #include "common/table.h"
 #include "db/sqlite.h"
 
@@ -57,6 +58,7 @@ struct MeasurementInput {
   int64_t msg_bytes = 0;
   std::vector<double> samples;  // seconds per repetition
   std::string problem;          // irregular collectives: the distribution
+  Regime regime = Regime::kSync;
 };
 
 // The statistics of one stored point of one launch.
@@ -79,6 +81,10 @@ struct LaunchPoint {
   // The lower quartile of the launch's repetitions (migration 12, which
   // computed it for the points stored before it); 0 when it has no samples.
   double lower_quartile = 0;
+  Regime regime = Regime::kSync;  // migration 13: sync for points before it
+  // The regimes its launch declared it times every point in (sync alone for
+  // launches stored before migration 13).
+  RegimeSet launch_regimes = kSyncOnly;
 };
 
 // One launch of one campaign of a profile, with who uploaded it.
@@ -90,6 +96,7 @@ struct CampaignLaunchRow {
   int64_t uid = -1, gid = -1;  // -1: unknown (not identified, or stored
                                // before migration 9)
   std::string uploaded_at;
+  RegimeSet regimes = kSyncOnly;  // the regimes the launch declared
 };
 
 // A decision rule with the evidence behind it.
@@ -101,6 +108,8 @@ struct StoredRule {
   std::string campaigns;  // comma-separated labels
   bool pinned = false;
   std::string source = "campaign";  // campaign, online or pin
+  // Per regime; empty for rules decided on synchronized measurements only.
+  std::vector<RegimeEvidence> regimes;
 };
 
 struct TableVersion {
@@ -137,6 +146,7 @@ struct StoredPointRow {
   int64_t msg_bytes = 0;
   int64_t samples = 0;
   std::string problem;  // irregular collectives: the distribution
+  Regime regime = Regime::kSync;
 };
 
 // One entry of a job report (proto JobTiming), resolved: `profile_id` is the
@@ -260,9 +270,10 @@ class Store {
   // False if the profile has no such pin.
   absl::StatusOr<bool> DeletePin(int64_t profile_id, int64_t pin_id);
   // Records who uploaded (points of) the campaign's launch: uid/gid -1 for
-  // unknown. Replaces the sender an earlier upload of the launch recorded.
+  // unknown, and the regimes the launch declared. Replaces the sender and
+  // regimes an earlier upload of the launch recorded.
   absl::Status PutCampaignLaunch(int64_t campaign_id, int launch, int64_t uid,
-                                 int64_t gid);
+                                 int64_t gid, RegimeSet regimes = kSyncOnly);
   // Stores a job report, replacing an earlier one of the same (profile,
   // job_id, run_id). Returns (report id, whether one was replaced).
   absl::StatusOr<std::pair<int64_t, bool>> PutJobReport(const JobReportInput& r);
@@ -302,7 +313,8 @@ class Store {
   absl::StatusOr<std::vector<double>> Samples(int64_t campaign_id, int launch,
                                               Collective c, Algorithm a,
                                               int64_t msg_bytes,
-                                              std::string_view problem = "");
+                                              std::string_view problem = "",
+                                              Regime regime = Regime::kSync);
 
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}

@@ -8,6 +8,7 @@
 #include "common/histogram.h"
 #include "common/report.h"
 #include "common/library_id.h"
+#include "common/regime.h"
 #include "common/stats.h"
 
 #include <cmath>
@@ -164,6 +165,42 @@ TEST(Stats, RelativeStandardError) {
 }
 
 }  // namespace
+
+TEST(Regime, NamesRoundTripAndOlderPointsAreSynchronized) {
+  for (Regime r : kAllRegimes) EXPECT_EQ(ParseRegime(NameOf(r)), r);
+  EXPECT_EQ(ParseRegime(""), Regime::kSync) << "what older benchmarks send";
+  EXPECT_FALSE(ParseRegime("Loop"));
+  EXPECT_FALSE(ParseRegime("steady"));
+  RegimeSet set = 0;
+  ASSERT_TRUE(ParseRegimeSet("sync,imbalance", &set));
+  EXPECT_EQ(set, Bit(Regime::kSync) | Bit(Regime::kImbalance));
+  EXPECT_EQ(FormatRegimeSet(set), "sync,imbalance");
+  ASSERT_TRUE(ParseRegimeSet("", &set));
+  EXPECT_EQ(set, kSyncOnly);
+  EXPECT_FALSE(ParseRegimeSet("loop,loop", &set));
+  EXPECT_FALSE(ParseRegimeSet("loop,", &set));
+  EXPECT_FALSE(ParseRegimeSet("bogus", &set));
+}
+
+TEST(Regime, EvidenceRoundTripsAndMalformedTextIsRefused) {
+  const std::vector<RegimeEvidence> e = {{Regime::kSync, 1.25, 0.004, true},
+                                         {Regime::kLoop, 0.97, 0.8, false}};
+  const std::string text = FormatRegimeEvidence(e);
+  EXPECT_EQ(text, "sync:1.25:0.004:1,loop:0.97:0.8:0");
+  std::vector<RegimeEvidence> back;
+  ASSERT_TRUE(ParseRegimeEvidence(text, &back));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].regime, Regime::kLoop);
+  EXPECT_DOUBLE_EQ(back[1].speedup, 0.97);
+  EXPECT_FALSE(back[1].won);
+  EXPECT_TRUE(ParseRegimeEvidence("", &back));
+  EXPECT_TRUE(back.empty());
+  for (const char* bad : {"sync:1:1", "sync:1:1:2", "warp:1:1:1", "sync:x:1:1",
+                          "sync:1:1:1,sync:1:1:1", "sync:1:1:1,", ":1:1:1"}) {
+    EXPECT_FALSE(ParseRegimeEvidence(bad, &back)) << bad;
+  }
+}
+
 }  // namespace colltune
 
 TEST(Histogram, BinsCoverTimesInOrderAndQuantilesInterpolate) {

@@ -281,6 +281,87 @@ TEST_F(DaemonTest, UploadProducesATableWithTheWinnerRange) {
   EXPECT_LT(later.table().sections(0).rules(1).p_value(), s.rules(1).p_value());
 }
 
+// Regimes through the service: a candidate twice as fast from a barrier and
+// slower back to back keeps default, the table says so per regime; one level
+// back to back wins; a launch that declared a regime its default series lacks
+// is left out.
+TEST_F(DaemonTest, EveryRegimeDecidesThroughTheService) {
+  auto launch = [&](int l, double mock_loop, bool default_loop) {
+    v1::UploadMeasurementsRequest r = Upload(4);
+    r.set_launch(l);
+    r.add_regimes("sync");
+    r.add_regimes("loop");
+    for (const char* alg : {"default", "allreduce_as_reduce_bcast"}) {
+      if (!default_loop && std::string(alg) == "default") continue;
+      v1::Measurement* m = r.add_measurements();
+      m->set_collective("allreduce");
+      m->set_algorithm(alg);
+      m->set_msg_bytes(65536);
+      m->set_regime("loop");
+      for (int i = 0; i < 5; ++i) {
+        m->add_samples(std::string(alg) == "default" ? 4e-6 + i * 1e-8 : mock_loop + i * 1e-8);
+      }
+    }
+    return Send(r);
+  };
+  // Only 64 KiB has default's loop series; the 8 B point of the same
+  // launches (sync alone, though loop was declared) is left out.
+  for (int l = 0; l < 3; ++l) ASSERT_TRUE(launch(l, 8e-6, true).ok());
+  v1::GetTableResponse t = Table(4);
+  ASSERT_EQ(t.table().sections_size(), 1);
+  const v1::TableSection& s = t.table().sections(0);
+  ASSERT_EQ(s.rules_size(), 1);
+  EXPECT_EQ(s.rules(0).algorithm(), "default") << "twice as slow back to back";
+  ASSERT_EQ(s.rules(0).regimes_size(), 2);
+  EXPECT_EQ(s.rules(0).regimes(0).regime(), "sync");
+  EXPECT_EQ(s.rules(0).regimes(1).regime(), "loop");
+
+  // The same campaign again, the mock-up level back to back: it wins sync.
+  for (int l = 0; l < 3; ++l) ASSERT_TRUE(launch(l, 4e-6, true).ok());
+  const v1::GetTableResponse t2 = Table(4);
+  ASSERT_EQ(t2.table().sections_size(), 1);
+  const v1::TableSection& s2 = t2.table().sections(0);
+  ASSERT_EQ(s2.rules_size(), 1);
+  EXPECT_EQ(s2.rules(0).algorithm(), "allreduce_as_reduce_bcast");
+  EXPECT_EQ(s2.rules(0).min_bytes(), 0) << "8 B decided nothing";
+  ASSERT_EQ(s2.rules(0).regimes_size(), 2);
+  EXPECT_TRUE(s2.rules(0).regimes(0).won());
+  EXPECT_FALSE(s2.rules(0).regimes(1).won());
+  EXPECT_NEAR(s2.rules(0).regimes(1).speedup(), 1.0, 1e-6);
+
+  // The profile lists each regime's points apart.
+  v1::ListProfilesResponse profiles;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &profiles).ok());
+  }
+  EXPECT_EQ(profiles.profiles(0).measurements(), 12) << "synchronized points";
+  v1::GetProfileRequest pr;
+  pr.set_id(profiles.profiles(0).id());
+  v1::GetProfileResponse profile;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->GetProfile(&ctx, pr, &profile).ok());
+  }
+  int loop_points = 0;
+  for (const v1::PointSummary& p : profile.points()) loop_points += p.regime() == "loop";
+  EXPECT_EQ(loop_points, 2);
+
+  // In another context, launches that declared loop and sent no loop
+  // series at all: nothing is decided.
+  for (int l = 0; l < 3; ++l) {
+    v1::UploadMeasurementsRequest r = Upload(64);
+    r.set_launch(l);
+    r.add_regimes("sync");
+    r.add_regimes("loop");
+    ASSERT_TRUE(Send(r).ok());
+  }
+  const v1::GetTableResponse t64 = Table(64);
+  for (const v1::TableSection& section : t64.table().sections()) {
+    EXPECT_NE(section.comm_size(), 64) << "no point decided on part of it";
+  }
+}
+
 TEST_F(DaemonTest, TheLibrarysOwnAlgorithmsAreCandidatesLikeMockUps) {
   // native:ring twice as fast as default at 64 KiB over three launches: the
   // table names it, for the library it was measured with.
@@ -405,6 +486,24 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
        "got 'zipf'"},
       {[](auto* r) { r->mutable_measurements(2)->set_problem("same"); },
        "problem is for irregular collectives only"},
+      {[](auto* r) { r->mutable_measurements(2)->set_regime("steady"); },
+       "measurements[2].regime must be sync, loop or imbalance, got 'steady'"},
+      {[](auto* r) {
+         // "" is what older benchmarks send for sync: the same point twice.
+         *r->add_measurements() = r->measurements(0);
+         r->mutable_measurements(4)->set_regime("sync");
+       },
+       "repeats"},
+      {[](auto* r) {
+         r->add_regimes("loop");
+         r->add_regimes("loop");
+       },
+       "regimes must be distinct"},
+      {[](auto* r) { r->add_regimes("Loop"); }, "got 'Loop'"},
+      {[](auto* r) {
+         for (int i = 0; i < 4; ++i) r->add_regimes("sync");
+       },
+       "at most once"},
   };
   for (const Bad& bad : cases) {
     v1::UploadMeasurementsRequest r = Upload(4);

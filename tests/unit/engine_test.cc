@@ -679,5 +679,160 @@ TEST(Engine, ThePairedTestNeedsEveryLaunchAndTheMargin) {
   EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
 }
 
+
+// Regimes (engine.h, "every regime counts"): one median per launch in one
+// regime, launches 0, 1, 2, ... of campaign 7, which declared `declared`.
+void AddIn(std::vector<LaunchMedian>* v, Algorithm a, int64_t bytes, Regime r,
+           std::initializer_list<double> medians, RegimeSet declared = kEveryRegime) {
+  int64_t launch = 0;
+  for (double m : medians) {
+    LaunchMedian p{Collective::kAllreduce, a, bytes, launch++, 7, m};
+    p.regime = r;
+    p.launch_regimes = declared;
+    v->push_back(p);
+  }
+}
+
+const RegimeEvidence* In(const Evidence& e, Regime r) {
+  for (const RegimeEvidence& x : e.regimes) {
+    if (x.regime == r) return &x;
+  }
+  return nullptr;
+}
+
+// Default and kRB at 1 KiB in all three regimes, kRB 20 % faster in sync and
+// imbalance; `loop` gives kRB's back-to-back medians against default's 10.
+std::vector<LaunchMedian> ThreeRegimes(std::initializer_list<double> rb_loop) {
+  std::vector<LaunchMedian> p;
+  for (Regime r : kAllRegimes) {
+    AddIn(&p, kDef, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+    if (r != Regime::kLoop) AddIn(&p, kRB, 1024, r, {8, 8.1, 7.9, 8.2, 8.05});
+  }
+  AddIn(&p, kRB, 1024, Regime::kLoop, rb_loop);
+  return p;
+}
+
+TEST(EngineRegimes, FasterSynchronizedButSlowerBackToBackKeepsDefault) {
+  // The unsegmented tree of issue 29: wins from a barrier, loses in a loop.
+  const std::vector<Decision> d =
+      ComputeDecisions(ThreeRegimes({30, 31, 29, 30.5, 30.2}), {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, kDef);
+  EXPECT_EQ(d[0].evidence.regimes.size(), 3u) << "judged in every regime";
+}
+
+TEST(EngineRegimes, ReplacesDefaultWhenLevelWhereItDoesNotWin) {
+  // Back to back within the slack (2 % slower): it wins the other two.
+  const std::vector<Decision> d =
+      ComputeDecisions(ThreeRegimes({10.2, 10.4, 10.1, 10.3, 10.25}), {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, kRB);
+  ASSERT_NE(In(d[0].evidence, Regime::kLoop), nullptr);
+  EXPECT_FALSE(In(d[0].evidence, Regime::kLoop)->won);
+  EXPECT_TRUE(In(d[0].evidence, Regime::kSync)->won);
+  EXPECT_TRUE(In(d[0].evidence, Regime::kImbalance)->won);
+  EXPECT_NEAR(In(d[0].evidence, Regime::kLoop)->speedup, 10.05 / 10.25, 1e-12);
+  // The rule's speedup is the geometric mean over the regimes.
+  const double expected =
+      std::cbrt((10.05 / 8.05) * (10.05 / 8.05) * (10.05 / 10.25));
+  EXPECT_NEAR(d[0].rule.speedup, expected, 1e-9);
+  // 5 % slower back to back is beyond the slack (3 %)...
+  EXPECT_EQ(ComputeDecisions(ThreeRegimes({10.5, 10.7, 10.4, 10.6, 10.55}), {}, {},
+                             EngineOptions{})[0]
+                .rule.algorithm,
+            kDef);
+  // ... and within a slack of 6 %.
+  EngineOptions loose;
+  loose.regime_slack = 0.06;
+  EXPECT_EQ(ComputeDecisions(ThreeRegimes({10.5, 10.7, 10.4, 10.6, 10.55}), {}, {}, loose)[0]
+                .rule.algorithm,
+            kRB);
+}
+
+TEST(EngineRegimes, AWinnerThatFlipsWithTheLaunchIsNotAWinner) {
+  // Faster back to back in four launches, 15 % slower than default in the
+  // fifth: its median is fine, the launch is not.
+  EXPECT_EQ(ComputeDecisions(ThreeRegimes({8, 8.1, 7.9, 8.2, 11.6}), {}, {},
+                             EngineOptions{})[0]
+                .rule.algorithm,
+            kDef);
+  EXPECT_EQ(ComputeDecisions(ThreeRegimes({8, 8.1, 7.9, 8.2, 8.3}), {}, {},
+                             EngineOptions{})[0]
+                .rule.algorithm,
+            kRB);
+}
+
+TEST(EngineRegimes, ACandidateNotTimedInARegimeCannotWin) {
+  // Campaigns time only candidates that may still win in the other regimes:
+  // one timed synchronized only is out wherever default was timed in more.
+  std::vector<LaunchMedian> p;
+  for (Regime r : kAllRegimes) AddIn(&p, kDef, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+  AddIn(&p, kRB, 1024, Regime::kSync, {5, 5.1, 4.9, 5.2, 5.05});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
+}
+
+TEST(EngineRegimes, WinsBackToBackAlone) {
+  // Level from a barrier and after uneven work, 30 % faster back to back:
+  // a linear scan that lets ranks run ahead.
+  std::vector<LaunchMedian> p;
+  for (Regime r : kAllRegimes) AddIn(&p, kDef, 64, r, {10, 10.2, 9.9, 10.1, 10.05});
+  AddIn(&p, kRing, 64, Regime::kSync, {10, 10.1, 10.0, 10.15, 10.05});
+  AddIn(&p, kRing, 64, Regime::kImbalance, {9.9, 10.1, 10.0, 10.1, 10.0});
+  AddIn(&p, kRing, 64, Regime::kLoop, {7, 7.1, 6.9, 7.2, 7.05});
+  const Decision d = ComputeDecisions(p, {}, {}, EngineOptions{})[0];
+  EXPECT_EQ(d.rule.algorithm, kRing);
+  EXPECT_TRUE(In(d.evidence, Regime::kLoop)->won);
+  EXPECT_FALSE(In(d.evidence, Regime::kSync)->won);
+  EXPECT_NEAR(d.evidence.p_value, 1.0 / 252, 1e-12) << "the p-value of the regime it won";
+}
+
+TEST(EngineRegimes, TheBestOverAllRegimesWins) {
+  // kRing is fastest back to back, kRecDbl from a barrier; over the three
+  // regimes kRecDbl's geometric mean is lower.
+  std::vector<LaunchMedian> p;
+  for (Regime r : kAllRegimes) AddIn(&p, kDef, 64, r, {10, 10.2, 9.9, 10.1, 10.05});
+  AddIn(&p, kRing, 64, Regime::kSync, {9, 9.1, 9.0, 9.15, 9.05});
+  AddIn(&p, kRing, 64, Regime::kImbalance, {9.0, 9.1, 9.0, 9.1, 9.0});
+  AddIn(&p, kRing, 64, Regime::kLoop, {7, 7.1, 6.9, 7.2, 7.05});
+  AddIn(&p, kRecDbl, 64, Regime::kSync, {5, 5.1, 5.0, 5.15, 5.05});
+  AddIn(&p, kRecDbl, 64, Regime::kImbalance, {8.0, 8.1, 8.0, 8.1, 8.0});
+  AddIn(&p, kRecDbl, 64, Regime::kLoop, {8, 8.1, 7.9, 8.2, 8.05});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRecDbl);
+}
+
+TEST(EngineRegimes, APointCutShortBetweenRegimesIsNotDecided) {
+  // Every launch declared three regimes, but default's imbalance series of
+  // launches 2 to 4 never arrived: those launches' points are left out
+  // whole, and the two complete launches alone cannot make kRB significant.
+  std::vector<LaunchMedian> p = ThreeRegimes({8, 8.1, 7.9, 8.2, 8.05});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRB);
+  p.erase(std::remove_if(p.begin(), p.end(),
+                         [](const LaunchMedian& m) {
+                           return m.algorithm == kDef && m.regime == Regime::kImbalance &&
+                                  m.launch >= 2;
+                         }),
+          p.end());
+  const Decision d = ComputeDecisions(p, {}, {}, EngineOptions{})[0];
+  EXPECT_EQ(d.rule.algorithm, kDef);
+  EXPECT_EQ(d.evidence.launches_default, 2) << "launches 2 to 4 are left out";
+  // A point with no complete launch is not decided at all.
+  p.erase(std::remove_if(p.begin(), p.end(),
+                         [](const LaunchMedian& m) {
+                           return m.algorithm == kDef && m.regime == Regime::kImbalance;
+                         }),
+          p.end());
+  EXPECT_TRUE(ComputeDecisions(p, {}, {}, EngineOptions{}).empty());
+}
+
+TEST(EngineRegimes, SynchronizedOnlyCampaignsAreDecidedAsBeforeWithoutRegimeEvidence) {
+  std::vector<LaunchMedian> p;
+  AddIn(&p, kDef, 1024, Regime::kSync, {10, 10.2, 9.9, 10.1, 10.05}, kSyncOnly);
+  AddIn(&p, kRB, 1024, Regime::kSync, {8, 8.1, 7.9, 8.2, 8.05}, kSyncOnly);
+  const Decision d = ComputeDecisions(p, {}, {}, EngineOptions{})[0];
+  EXPECT_EQ(d.rule.algorithm, kRB);
+  EXPECT_NEAR(d.rule.speedup, 10.05 / 8.05, 1e-12);
+  EXPECT_TRUE(d.evidence.regimes.empty()) << "marked as decided on sync alone";
+}
+
 }  // namespace
 }  // namespace colltune::daemon

@@ -45,6 +45,26 @@ int64_t CountRows(const std::string& path, const std::string& table) {
 // profile, then runs `rewind` on the file with raw SQL, as an older
 // colltuned's schema would have left it. Returns {profile, campaign} ids,
 // {-1, -1} on failure.
+// Takes a database back to before migration 13 (no regimes): the
+// measurements table without its regime column (in the unique key, so
+// rebuilt) and the columns it added elsewhere. Rewinds to older versions
+// start with it.
+constexpr char kBeforeRegimes[] =
+    "CREATE TABLE m12 (id INTEGER PRIMARY KEY, campaign_id INTEGER NOT NULL, "
+    "launch INTEGER NOT NULL, collective TEXT NOT NULL, algorithm TEXT NOT NULL, "
+    "msg_bytes INTEGER NOT NULL, problem TEXT NOT NULL DEFAULT '', nrep INTEGER NOT "
+    "NULL, median_s REAL NOT NULL, mean_s REAL NOT NULL, min_s REAL NOT NULL, max_s "
+    "REAL NOT NULL, stddev_s REAL NOT NULL, samples BLOB NOT NULL, "
+    "p_faster_than_default REAL, upper_quartile_s REAL, lower_quartile_s REAL, "
+    "UNIQUE (campaign_id, launch, collective, algorithm, msg_bytes, problem)); "
+    "INSERT INTO m12 SELECT id, campaign_id, launch, collective, algorithm, "
+    "msg_bytes, problem, nrep, median_s, mean_s, min_s, max_s, stddev_s, samples, "
+    "p_faster_than_default, upper_quartile_s, lower_quartile_s FROM measurements; "
+    "DROP TABLE measurements; ALTER TABLE m12 RENAME TO measurements; "
+    "ALTER TABLE campaign_launches DROP COLUMN regimes; "
+    "ALTER TABLE decision_rules DROP COLUMN regimes; "
+    "DELETE FROM schema_migrations WHERE version >= 13; ";
+
 std::pair<int64_t, int64_t> StoreThenRewind(
     const std::string& path,
     const std::vector<std::pair<int, MeasurementInput>>& points,
@@ -345,11 +365,12 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   // Back to schema version 8, as an older colltuned left it.
   const auto ids = StoreThenRewind(
       path, {{0, m}, {0, other}, {2, m}},
-      "DROP TABLE campaign_launches; ALTER TABLE measurements "
+      (std::string(kBeforeRegimes) +
+       "DROP TABLE campaign_launches; ALTER TABLE measurements "
       "DROP COLUMN p_faster_than_default; ALTER TABLE measurements "
       "DROP COLUMN upper_quartile_s; ALTER TABLE measurements "
       "DROP COLUMN lower_quartile_s; DELETE FROM "
-      "schema_migrations WHERE version >= 9");
+      "schema_migrations WHERE version >= 9").c_str());
   const int64_t profile = ids.first, campaign = ids.second;
   ASSERT_GT(profile, 0);
 
@@ -403,8 +424,10 @@ TEST(Store, MigrationTwelveComputesTheLowerQuartilesOfStoredPoints) {
                        {0.5, 0.9, 0.6, 0.8, 0.7}};
   const int64_t profile =
       StoreThenRewind(path, {{0, def}, {0, alt}},
-                      "ALTER TABLE measurements DROP COLUMN lower_quartile_s; "
-                      "DELETE FROM schema_migrations WHERE version >= 12")
+                      (std::string(kBeforeRegimes) +
+                       "ALTER TABLE measurements DROP COLUMN lower_quartile_s; "
+                       "DELETE FROM schema_migrations WHERE version >= 12")
+                          .c_str())
           .first;
   ASSERT_GT(profile, 0);
 
@@ -425,6 +448,132 @@ TEST(Store, MigrationTwelveComputesTheLowerQuartilesOfStoredPoints) {
       EXPECT_LT(x.p_faster_than_default, 0.01);
     }
   }
+}
+
+// A point is (collective, algorithm, size, distribution, regime): the same
+// point in two regimes is two rows, each compared with default's series of
+// its own regime in its launch; the profile counts the synchronized ones.
+TEST(Store, RegimesArePartOfAPointAndItsWithinLaunchTest) {
+  const std::string path = TempPath("regimes.db");
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  const Algorithm kAlt = Algorithm::kBcastAsScatterAllgather;
+  MeasurementInput def{Collective::kBcast, Algorithm::kDefault, 64,
+                       {2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7}};
+  MeasurementInput alt{Collective::kBcast, kAlt, 64,
+                       {1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}};  // faster in sync
+  MeasurementInput def_loop = def, alt_loop = alt;
+  def_loop.regime = alt_loop.regime = Regime::kLoop;
+  def_loop.samples = {1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
+  alt_loop.samples = {3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7};  // slower back to back
+  int64_t profile = 0, campaign = 0;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 campaign = *s.UpsertCampaign(profile, "c", "h");
+                 for (const MeasurementInput* m : {&def, &alt, &def_loop, &alt_loop}) {
+                   if (auto e = s.PutMeasurement(campaign, 0, *m); !e.ok()) return e;
+                 }
+                 return s.PutCampaignLaunch(campaign, 0, -1, -1,
+                                            Bit(Regime::kSync) | Bit(Regime::kLoop));
+               }).ok());
+  auto points = s.LaunchPoints(profile);
+  ASSERT_TRUE(points.ok()) << points.status();
+  ASSERT_EQ(points->size(), 4u);
+  for (const LaunchPoint& p : *points) {
+    EXPECT_EQ(p.launch_regimes, Bit(Regime::kSync) | Bit(Regime::kLoop));
+    if (p.algorithm != kAlt) continue;
+    if (p.regime == Regime::kSync) {
+      EXPECT_LT(p.p_faster_than_default, 0.01) << "compared with sync default";
+    } else {
+      EXPECT_GT(p.p_faster_than_default, 0.99) << "compared with loop default";
+    }
+  }
+  auto loop = s.Samples(campaign, 0, Collective::kBcast, kAlt, 64, "", Regime::kLoop);
+  ASSERT_TRUE(loop.ok());
+  EXPECT_EQ(loop->front(), 3.0);
+  EXPECT_EQ(s.Samples(campaign, 0, Collective::kBcast, kAlt, 64)->front(), 1.0);
+  EXPECT_EQ(s.Counts(profile)->measurements, 2) << "points, not series";
+  auto launches = s.CampaignLaunches(profile);
+  ASSERT_EQ(launches->size(), 1u);
+  EXPECT_EQ((*launches)[0].points, 2);
+  EXPECT_EQ((*launches)[0].regimes, Bit(Regime::kSync) | Bit(Regime::kLoop));
+  auto stored = s.CampaignPoints(profile, "c");
+  ASSERT_EQ(stored->size(), 4u);
+  EXPECT_EQ(std::count_if(stored->begin(), stored->end(),
+                          [](const StoredPointRow& r) { return r.regime == Regime::kLoop; }),
+            2);
+
+  // A rule's evidence per regime is kept with it, refreshed with it, and
+  // absent (sync only) where the engine gave none.
+  StoredRule r;
+  r.rule = Rule{Collective::kBcast, 0, kNoUpperBound, kAlt, 1.5};
+  r.regimes = {{Regime::kSync, 1.8, 0.01, true}, {Regime::kLoop, 0.98, 0.7, false}};
+  StoredRule plain;
+  plain.rule = Rule{Collective::kGather, 0, kNoUpperBound, Algorithm::kDefault, 1};
+  ASSERT_TRUE(s.InTransaction([&] { return s.AddTable(profile, {r, plain}, "t", "").status(); })
+                  .ok());
+  auto table = s.CurrentTable(profile);
+  ASSERT_TRUE(table.ok() && table->has_value());
+  ASSERT_EQ((*table)->rules.size(), 2u);
+  const StoredRule& got = (*table)->rules[0];  // bcast sorts before gather
+  ASSERT_EQ(got.regimes.size(), 2u);
+  EXPECT_EQ(got.regimes[1].regime, Regime::kLoop);
+  EXPECT_DOUBLE_EQ(got.regimes[1].speedup, 0.98);
+  EXPECT_FALSE(got.regimes[1].won);
+  EXPECT_TRUE(got.regimes[0].won);
+  EXPECT_TRUE((*table)->rules[1].regimes.empty());
+  EXPECT_EQ(CountRows(path, "decision_rules WHERE regimes IS NULL"), 1);
+  r.regimes[1].speedup = 1.01;
+  ASSERT_TRUE(s.InTransaction([&] { return s.RefreshEvidence(profile, 1, {r}); }).ok());
+  EXPECT_DOUBLE_EQ((*s.CurrentTable(profile))->rules[0].regimes[1].speedup, 1.01);
+}
+
+// A database written before migration 13: every stored point becomes a
+// synchronized one of a launch that declared sync alone, every stored rule
+// has no regime evidence, and the same points can then be stored again in
+// other regimes.
+TEST(Store, MigrationThirteenKeepsEveryStoredPointAsSynchronized) {
+  const std::string path = TempPath("pre13.db");
+  MeasurementInput def{Collective::kReduce, Algorithm::kDefault, 64, {3, 4, 5}};
+  MeasurementInput alt{Collective::kReduce, Algorithm::kReduceAsAllreduce, 64, {1, 2, 3}};
+  const auto ids = StoreThenRewind(path, {{0, def}, {0, alt}, {1, def}}, kBeforeRegimes);
+  ASSERT_GT(ids.first, 0);
+  {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "INSERT INTO campaign_launches VALUES (1, 0, NULL, NULL, 'x'); "
+                           "INSERT INTO decision_tables (id, profile_id, version, "
+                           "created_at, reason) VALUES (1, 1, 1, 'x', 'old'); "
+                           "INSERT INTO decision_rules (table_id, collective, min_bytes, "
+                           "max_bytes, algorithm, speedup) VALUES (1, 'reduce', 0, -1, "
+                           "'reduce_as_allreduce', 2.0)",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  Store& s = **store;
+  EXPECT_EQ(s.schema_version(), Store::LatestSchemaVersion());
+  auto points = s.LaunchPoints(ids.first);
+  ASSERT_TRUE(points.ok()) << points.status();
+  ASSERT_EQ(points->size(), 3u);
+  for (const LaunchPoint& p : *points) {
+    EXPECT_EQ(p.regime, Regime::kSync);
+    EXPECT_EQ(p.launch_regimes, kSyncOnly);
+    EXPECT_GT(p.median, 0) << "the rest of the row is kept";
+  }
+  auto table = s.CurrentTable(ids.first);
+  ASSERT_TRUE(table.ok() && table->has_value());
+  ASSERT_EQ((*table)->rules.size(), 1u);
+  EXPECT_TRUE((*table)->rules[0].regimes.empty());
+  MeasurementInput loop = def;
+  loop.regime = Regime::kLoop;
+  ASSERT_TRUE(s.InTransaction([&] { return s.PutMeasurement(ids.second, 0, loop); }).ok());
+  EXPECT_EQ(s.LaunchPoints(ids.first)->size(), 4u);
+  EXPECT_EQ(s.Counts(ids.first)->measurements, 3);
 }
 
 // The within-launch comparison with default (migration 10), whichever side

@@ -1,0 +1,124 @@
+#include "bench/regimes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "bench/barrier.h"
+
+namespace colltune::bench {
+namespace {
+
+// Stands for a rank's computation between two calls: busy, as computation
+// is (a sleeping rank would hand its core to another on an oversubscribed
+// node, which no program's arithmetic does).
+void Work(double seconds) {
+  if (seconds <= 0) return;
+  const double until = PMPI_Wtime() + seconds;
+  while (PMPI_Wtime() < until) {
+  }
+}
+
+// Round r's delays: every rank's, so each rank knows the largest total.
+struct Delays {
+  std::vector<double> mine;  // this rank's, one per call
+  double most = 0;           // the largest total delay of one rank
+};
+
+Delays DrawDelays(uint64_t seed, int round, int ranks, int rank, int calls,
+                  double max_delay) {
+  std::mt19937_64 gen(seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(round + 1)));
+  Delays d;
+  d.mine.resize(static_cast<size_t>(calls));
+  for (int q = 0; q < ranks; ++q) {
+    double total = 0;
+    for (int j = 0; j < calls; ++j) {
+      // 53 random bits as a fraction in [0, 1): the same on every platform.
+      const double u = static_cast<double>(gen() >> 11) * 0x1.0p-53;
+      const double delay = u * max_delay;
+      total += delay;
+      if (q == rank) d.mine[static_cast<size_t>(j)] = delay;
+    }
+    d.most = std::max(d.most, total);
+  }
+  return d;
+}
+
+}  // namespace
+
+int RegimeRepetitions(const RegimeOptions& o, int sync_reps_of_default) {
+  const int calls = std::max(1, o.calls);
+  const int reps = (sync_reps_of_default + calls - 1) / calls;
+  return std::clamp(reps, o.min_reps, std::max(o.min_reps, o.max_reps));
+}
+
+std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
+                                     const std::vector<double>& sync_medians) {
+  std::vector<size_t> out;
+  if (sync_medians.empty()) return out;
+  out.push_back(0);
+  std::vector<size_t> rest;
+  for (size_t i = 1; i < sync_medians.size(); ++i) {
+    if (sync_medians[i] > 0 && sync_medians[i] <= o.prune * sync_medians[0]) {
+      rest.push_back(i);
+    }
+  }
+  std::stable_sort(rest.begin(), rest.end(), [&](size_t a, size_t b) {
+    return sync_medians[a] < sync_medians[b];
+  });
+  if (rest.size() > static_cast<size_t>(std::max(0, o.max_candidates))) {
+    rest.resize(static_cast<size_t>(std::max(0, o.max_candidates)));
+  }
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+std::vector<std::vector<double>> MeasureRegime(Workload& w,
+                                               const std::vector<Algorithm>& algorithms,
+                                               Regime regime, int reps, int calls,
+                                               double max_delay, uint64_t seed,
+                                               MPI_Comm comm, std::vector<int>* rc) {
+  const size_t k = algorithms.size();
+  rc->assign(k, MPI_SUCCESS);
+  std::vector<std::vector<double>> out(k);
+  if (k == 0 || reps <= 0) return out;
+  calls = std::max(1, calls);
+  int rank = 0, ranks = 1;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &ranks);
+  const bool uneven = regime == Regime::kImbalance && max_delay > 0;
+  std::mt19937_64 shuffle(seed);
+  std::vector<size_t> order(k);
+  std::vector<double> local, work;
+  local.reserve(k * static_cast<size_t>(reps));
+  std::vector<size_t> who;
+  who.reserve(local.capacity());
+  for (int r = 0; r < reps; ++r) {
+    for (size_t a = 0; a < k; ++a) order[a] = a;
+    // Fisher-Yates with the engine's raw output (measure.cc says why).
+    for (size_t i = k; i > 1; --i) std::swap(order[i - 1], order[shuffle() % i]);
+    const Delays delays = uneven ? DrawDelays(seed, r, ranks, rank, calls, max_delay)
+                                 : Delays{std::vector<double>(calls, 0.0), 0};
+    for (size_t a : order) {
+      DisseminationBarrier(comm);
+      const double t0 = PMPI_Wtime();
+      for (int j = 0; j < calls; ++j) {
+        if (uneven) Work(delays.mine[static_cast<size_t>(j)]);
+        const int e = w.Run(algorithms[a]);
+        if (e != MPI_SUCCESS && (*rc)[a] == MPI_SUCCESS) (*rc)[a] = e;
+      }
+      local.push_back(PMPI_Wtime() - t0);
+      work.push_back(delays.most);
+      who.push_back(a);
+    }
+  }
+  std::vector<double> slowest(local.size());
+  PMPI_Allreduce(local.data(), slowest.data(), static_cast<int>(local.size()),
+                 MPI_DOUBLE, MPI_MAX, comm);
+  for (size_t i = 0; i < slowest.size(); ++i) {
+    out[who[i]].push_back(std::max(0.0, slowest[i] - work[i]) / calls);
+  }
+  return out;
+}
+
+}  // namespace colltune::bench

@@ -1,0 +1,60 @@
+// Timing a point in the regimes programs call collectives in
+// (common/regime.h): back to back (loop) and after uneven work (imbalance),
+// next to the synchronized repetitions of measure.h.
+//
+// A repetition is a loop of `calls` calls started from the benchmark's own
+// barrier; its value is per call (regime.h says how imbalance subtracts the
+// work). Algorithms are interleaved repetition by repetition in an order
+// shuffled per round with a seed every rank shares, as measure.h does, and
+// repetition r of every algorithm runs after the same per-rank delays (drawn
+// from the seed and r, not the algorithm), so the imbalance each algorithm
+// faces is the same.
+#ifndef COLLTUNE_BENCH_REGIMES_H_
+#define COLLTUNE_BENCH_REGIMES_H_
+
+#include <cstdint>
+#include <vector>
+
+#include <mpi.h>
+
+#include "bench/workload.h"
+#include "common/regime.h"
+
+namespace colltune::bench {
+
+struct RegimeOptions {
+  RegimeSet regimes = kEveryRegime;  // sync is always measured
+  int calls = 8;      // calls per repetition of loop and imbalance
+  int min_reps = 8;   // repetitions per algorithm and regime: the sync
+  int max_reps = 60;  // repetitions of default over `calls`, in these bounds
+  // Before the other regimes, candidates whose synchronized median is above
+  // `prune` x default's are dropped (they lost badly where they are fastest
+  // to time), and of the rest at most `max_candidates`, fastest first.
+  double prune = 1.25;
+  int max_candidates = 4;
+};
+
+// Repetitions of one algorithm in regimes other than sync, from default's
+// synchronized repetitions.
+int RegimeRepetitions(const RegimeOptions& o, int sync_reps_of_default);
+
+// The algorithms (indices into `sync_medians`, 0 being default) to time in
+// the other regimes: default, then the candidates within `prune` of default's
+// synchronized median, fastest first, at most `max_candidates`. The medians
+// are the same on every rank, so is the answer.
+std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
+                                     const std::vector<double>& sync_medians);
+
+// Times each algorithm `reps` times in `regime` (loop or imbalance); under
+// imbalance each rank's delay before a call is uniform in [0, max_delay].
+// Returns per-call seconds per algorithm, the same on every rank; rc[i] gets
+// the first MPI error of algorithm i. `seed` must be the same on every rank.
+std::vector<std::vector<double>> MeasureRegime(Workload& w,
+                                               const std::vector<Algorithm>& algorithms,
+                                               Regime regime, int reps, int calls,
+                                               double max_delay, uint64_t seed,
+                                               MPI_Comm comm, std::vector<int>* rc);
+
+}  // namespace colltune::bench
+
+#endif  // COLLTUNE_BENCH_REGIMES_H_
