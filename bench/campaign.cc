@@ -117,6 +117,7 @@ v1::Measurement MeasurementOf(Collective c, int64_t bytes, const std::string& pr
 // One regime's series of a point.
 struct RegimeSeries {
   Regime regime;
+  int calls;  // per repetition
   std::vector<Algorithm> algorithms;  // default first
   std::vector<std::vector<double>> samples;
   std::vector<int> rc;
@@ -143,14 +144,17 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
   std::vector<Algorithm> chosen;
   for (size_t i : RegimeCandidates(o.regime, medians)) chosen.push_back(algorithms[i]);
-  const int reps = RegimeRepetitions(o.regime, static_cast<int>(sync[0].size()));
+  const RegimePlan plan = PlanRegimes(o.regime, static_cast<int>(sync[0].size()));
+  // Each rank's work before a call under imbalance: up to the call's own
+  // time, default's back to back where it was timed so (what the call costs
+  // a program), else synchronized.
+  double work = medians[0];
   for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
     if (!(o.regime.regimes & Bit(r))) continue;
-    RegimeSeries series{r, chosen, {}, {}};
-    // Each rank's work before a call: up to the call's own synchronized
-    // latency, so the imbalance is of the order of the call.
-    series.samples = MeasureRegime(w, chosen, r, reps, o.regime.calls, medians[0],
+    RegimeSeries series{r, plan.calls, chosen, {}, {}};
+    series.samples = MeasureRegime(w, chosen, r, plan.reps, plan.calls, work,
                                    seed ^ (0x7e91ull << IndexOf(r)), b.comm, &series.rc);
+    if (r == Regime::kLoop && Median(series.samples[0]) > 0) work = Median(series.samples[0]);
     out.push_back(std::move(series));
   }
   return out;
@@ -248,9 +252,11 @@ int RunCampaign(const Options& o, Bench& b) {
   int exit_code = 0;
   bool upload_failed = false;
   long long repetitions = 0, skipped = 0, uploaded = 0, regime_calls = 0;
+  double regime_seconds = 0;
   int stopped_early = 0;
   EarlyStop early;
   early.factor = o.early_stop;
+  early.default_factor = o.early_stop > 0 ? o.early_stop_default : 0;
   int64_t table_version = 0;
   const double start = PMPI_Wtime();
   size_t points = 0;
@@ -304,13 +310,15 @@ int RunCampaign(const Options& o, Bench& b) {
         repetitions += static_cast<long long>(s.size());
       }
       // The other regimes: default and the candidates still in the race.
+      const double regimes_start = PMPI_Wtime();
       std::vector<RegimeSeries> regimes =
           MeasureOtherRegimes(o, b, *w, algorithms, samples, rc,
                               PointSeed(c, w->bytes(), o.launch) ^
                                   (point.problem ? static_cast<uint64_t>(*point.problem) + 1 : 0));
+      regime_seconds += PMPI_Wtime() - regimes_start;
       for (const RegimeSeries& r : regimes) {
         for (const std::vector<double>& s : r.samples) {
-          regime_calls += static_cast<long long>(s.size()) * o.regime.calls;
+          regime_calls += static_cast<long long>(s.size()) * r.calls;
         }
       }
       if (b.rank != 0) continue;
@@ -402,8 +410,8 @@ int RunCampaign(const Options& o, Bench& b) {
             b.fixed_nrep ? "fixed" : "NREP estimation",
             PMPI_Wtime() - start, skipped);
     if (rows.size() > sync_rows) {
-      fprintf(stderr, "; %zu series in other regimes (%lld calls)",
-              rows.size() - sync_rows, regime_calls);
+      fprintf(stderr, "; %zu series in other regimes (%lld calls, %.1f s)",
+              rows.size() - sync_rows, regime_calls, regime_seconds);
     }
     if (stopped_early > 0) {
       fprintf(stderr,

@@ -38,6 +38,7 @@
 
 #include "bench/evaluation.h"
 #include "bench/measure.h"
+#include "bench/regimes.h"
 #include "bench/options.h"
 #include "client/client.h"
 #include "common/problems.h"
@@ -132,6 +133,62 @@ std::set<std::pair<int, int64_t>> Established(const Options& o, const Bench& b) 
   return out;
 }
 
+// A series' median and the medians of its even- and odd-numbered
+// repetitions (interleaved, so both halves span the same time), for the
+// cross-validated oracle (bench/evaluation.h).
+SeriesMedians SeriesOf(Algorithm a, const std::vector<double>& v) {
+  auto half = [&](size_t parity) {
+    std::vector<double> out;
+    for (size_t i = parity; i < v.size(); i += 2) out.push_back(v[i]);
+    return out.empty() ? v : out;
+  };
+  return SeriesMedians{a, Median(v), Median(half(0)), Median(half(1))};
+}
+
+// The point's records in the regimes besides sync (common/regime.h): default,
+// the candidates that may win (bench/regimes.h, RegimeCandidates: the others
+// lost badly from a barrier and cannot be the oracle there either), the
+// table's choice, and `tuned` as a series of its own, all with the same
+// repetitions. Collective: every rank calls it alike; rank 0 gets records.
+std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload& w,
+                                      const std::vector<Algorithm>& algorithms,
+                                      const std::vector<std::vector<double>>& sync,
+                                      Algorithm tuned, int sync_reps, uint64_t seed) {
+  std::vector<PointRecord> out;
+  if ((o.regime.regimes & ~kSyncOnly) == 0 || algorithms.empty()) return out;
+  std::vector<double> medians(algorithms.size());
+  for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
+  std::vector<Algorithm> series;
+  for (size_t i : RegimeCandidates(o.regime, medians)) series.push_back(algorithms[i]);
+  if (std::find(series.begin(), series.end(), tuned) == series.end()) series.push_back(tuned);
+  const size_t candidates = series.size();
+  series.push_back(tuned);  // measured as a series of its own
+  const RegimePlan plan = PlanRegimes(o.regime, sync_reps);
+  // Each rank's work before a call under imbalance, as campaigns size it
+  // (campaign.cc): up to default's back-to-back time.
+  double work = medians[0];
+  for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
+    if (!(o.regime.regimes & Bit(r))) continue;
+    std::vector<int> rc;
+    const std::vector<std::vector<double>> samples =
+        MeasureRegime(w, series, r, plan.reps, plan.calls, work,
+                      seed ^ (0x7e91ull << IndexOf(r)), b.comm, &rc);
+    if (r == Regime::kLoop && Median(samples[0]) > 0) work = Median(samples[0]);
+    if (b.rank != 0) continue;
+    PointRecord record;
+    record.collective = w.collective();
+    record.bytes = w.bytes();
+    record.tuned = tuned;
+    record.regime = r;
+    for (size_t a = 0; a < candidates; ++a) {
+      record.candidates.push_back(SeriesOf(series[a], samples[a]));
+    }
+    record.tuned_series = SeriesOf(tuned, samples.back());
+    out.push_back(std::move(record));
+  }
+  return out;
+}
+
 struct Point {
   Collective collective;
   int64_t bytes;
@@ -209,28 +266,25 @@ int RunEvaluate(const Options& o, Bench& b) {
       std::vector<std::vector<double>> samples =
           MeasureInterleaved(*w, series, nrep, o.warmup,
                              PointSeed(c, w->bytes(), 1000 + o.launch), *b.sync, &rc);
-      if (b.rank != 0) continue;
-      // What the summary needs of this point (bench/evaluation.h): every
-      // series' median, and the medians of its even- and odd-numbered
-      // repetitions (interleaved, so both halves span the same time) for the
-      // cross-validated oracle.
-      auto half = [](const std::vector<double>& v, size_t parity) {
-        std::vector<double> out;
-        for (size_t i = parity; i < v.size(); i += 2) out.push_back(v[i]);
-        return out.empty() ? v : out;
-      };
-      auto medians = [&](Algorithm a, const std::vector<double>& v) {
-        return SeriesMedians{a, Median(v), Median(half(v, 0)), Median(half(v, 1))};
-      };
+      if (b.rank != 0) {
+        // The other regimes are collective: every rank times them.
+        OtherRegimes(o, b, *w, algorithms, samples, tuned, nrep[0],
+                     PointSeed(c, w->bytes(), 1000 + o.launch));
+        continue;
+      }
       PointRecord record;
       record.collective = c;
       record.bytes = w->bytes();
       record.tuned = tuned;
       for (size_t a = 0; a < algorithms.size(); ++a) {
-        record.candidates.push_back(medians(algorithms[a], samples[a]));
+        record.candidates.push_back(SeriesOf(algorithms[a], samples[a]));
       }
-      record.tuned_series = medians(tuned, samples.back());
+      record.tuned_series = SeriesOf(tuned, samples.back());
       records.push_back(record);
+      for (PointRecord& r : OtherRegimes(o, b, *w, algorithms, samples, tuned, nrep[0],
+                                         PointSeed(c, w->bytes(), 1000 + o.launch))) {
+        records.push_back(std::move(r));
+      }
       Point p;
       p.collective = c;
       p.bytes = w->bytes();
@@ -324,13 +378,20 @@ int RunEvaluate(const Options& o, Bench& b) {
   printf("evaluate: violations seen in this run %d (%d of them not established "
          "over launches)\n",
          seen, seen_only);
-  PrintSummary(Summarize({records}, o.margin), natives.size(), 1);
+  PrintSummary(Summarize({records}, o.margin, o.alpha), natives.size(), 1);
+  for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
+    if (!(RegimesIn({records}) & Bit(r))) continue;
+    const Summary regime = Summarize({records}, o.margin, o.alpha, r);
+    PrintSummary(regime, natives.size(), 1, r);
+    PrintSlowerThanDefault(regime, 1, o.margin, o.alpha, r);
+  }
   printf("evaluate: points where tuned is significantly slower than default: "
          "%d (of %d where the table changes the algorithm)\n",
          regressions, changed);
   printf("evaluate: A/A noise floor: default measured twice differs "
          "significantly at %d of %d points\n",
          aa_differs, aa);
+  PrintRegimeTable({records}, o.margin, o.alpha);
   // For `colltune evaluate --launches N`, which combines launches.
   if (!o.evaluate_points.empty()) {
     FILE* f = fopen(o.evaluate_points.c_str(), "w");

@@ -30,6 +30,7 @@ std::string FormatRecord(const PointRecord& r) {
   };
   for (const SeriesMedians& s : r.candidates) series(Name(s.algorithm).c_str(), s);
   series("tuned", r.tuned_series);
+  if (r.regime != Regime::kSync) out << " " << NameOf(r.regime);
   return out.str();
 }
 
@@ -79,11 +80,29 @@ bool ParseRecord(const std::string& line, PointRecord* r, std::string* error) {
     *error = "the first series of a point record must be default";
     return false;
   }
+  r->regime = Regime::kSync;
+  std::string regime, extra;
+  if (in >> regime) {
+    const std::optional<Regime> parsed = ParseRegime(regime);
+    if (!parsed || regime.empty() || (in >> extra)) {
+      *error = "unexpected '" + regime.substr(0, 32) + "' after a point record's series";
+      return false;
+    }
+    r->regime = *parsed;
+  }
   return true;
 }
 
+RegimeSet RegimesIn(const std::vector<std::vector<PointRecord>>& launches) {
+  RegimeSet set = kSyncOnly;
+  for (const auto& launch : launches) {
+    for (const PointRecord& r : launch) set |= Bit(r.regime);
+  }
+  return set;
+}
+
 Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin,
-                  double alpha) {
+                  double alpha, Regime regime) {
   // (collective, bytes) -> algorithm -> per-launch values; tuned apart.
   struct Acc {
     Algorithm tuned = Algorithm::kDefault;
@@ -94,6 +113,7 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
   std::map<std::pair<int, int64_t>, Acc> by_point;
   for (const std::vector<PointRecord>& launch : launches) {
     for (const PointRecord& r : launch) {
+      if (r.regime != regime) continue;
       Acc& acc = by_point[{IndexOf(r.collective), r.bytes}];
       acc.tuned = r.tuned;
       ++acc.launches;
@@ -176,9 +196,19 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
   return s;
 }
 
-void PrintSummary(const Summary& s, size_t natives, int launches) {
+namespace {
+
+// "evaluate:" for sync (what scripts grep), "evaluate[loop]:" otherwise.
+std::string Prefix(Regime r) {
+  return r == Regime::kSync ? "evaluate:" : "evaluate[" + std::string(NameOf(r)) + "]:";
+}
+
+}  // namespace
+
+void PrintSummary(const Summary& s, size_t natives, int launches, Regime regime) {
+  const std::string pre = Prefix(regime);
   if (s.points.empty()) {
-    printf("evaluate: no points measured\n");
+    printf("%s no points measured\n", pre.c_str());
     return;
   }
   const std::string over =
@@ -187,9 +217,9 @@ void PrintSummary(const Summary& s, size_t natives, int launches) {
                    : "";
   const PointVerdict& w = *s.worst;
   const PointVerdict& wc = *s.worst_cv;
-  printf("evaluate: tuned/oracle median %.3f, worst %.3f (%s %lld B%s), mean penalty "
+  printf("%s tuned/oracle median %.3f, worst %.3f (%s %lld B%s), mean penalty "
          "%.1f %%; oracle includes %zu native algorithms%s%s\n",
-         s.median_vs_oracle, s.worst_vs_oracle, std::string(InfoOf(w.collective).name).c_str(),
+         pre.c_str(), s.median_vs_oracle, s.worst_vs_oracle, std::string(InfoOf(w.collective).name).c_str(),
          static_cast<long long>(w.bytes),
          w.tuned == w.oracle ? ", where tuned runs the oracle's algorithm: noise" : "",
          100 * s.mean_penalty, natives,
@@ -197,32 +227,101 @@ void PrintSummary(const Summary& s, size_t natives, int launches) {
                         "force none here)"
                       : "",
          over.c_str());
-  printf("evaluate: cross-validated (oracle picked on half the repetitions, timed on the "
+  printf("%s cross-validated (oracle picked on half the repetitions, timed on the "
          "other half): tuned/oracle median %.3f, worst %.3f (%s %lld B), mean penalty "
          "%.1f %%\n",
-         s.median_vs_oracle_cv, s.worst_vs_oracle_cv,
+         pre.c_str(), s.median_vs_oracle_cv, s.worst_vs_oracle_cv,
          std::string(InfoOf(wc.collective).name).c_str(), static_cast<long long>(wc.bytes),
          100 * s.mean_penalty_cv);
-  printf("evaluate: speedup over default, geometric mean %.3f, median tuned/default %.3f\n",
-         s.geomean_speedup, s.median_vs_default);
+  printf("%s speedup over default, geometric mean %.3f, median tuned/default %.3f\n",
+         pre.c_str(), s.geomean_speedup, s.median_vs_default);
+  // Where the table changes the algorithm: what it buys and what it costs.
+  double log_changed = 0, worst_changed = 0;
+  const PointVerdict* worst = nullptr;
+  int changed = 0;
+  for (const PointVerdict& v : s.points) {
+    if (v.tuned == Algorithm::kDefault || v.t_tuned <= 0) continue;
+    const double r = v.t_default / v.t_tuned;
+    log_changed += std::log(r);
+    if (worst == nullptr || r < worst_changed) worst = &v, worst_changed = r;
+    ++changed;
+  }
+  if (changed > 0) {
+    printf("%s where the table changes the algorithm (%d points): speedup over default, "
+           "geometric mean %.3f, worst %.3f (%s %lld B)\n",
+           pre.c_str(), changed, std::exp(log_changed / changed), worst_changed,
+           std::string(InfoOf(worst->collective).name).c_str(),
+           static_cast<long long>(worst->bytes));
+  }
 }
 
-void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha) {
+void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha,
+                            Regime regime) {
   const int pct = static_cast<int>(std::lround(100 * margin));
-  printf("evaluate: points where tuned's median is more than %d %% slower than default's: "
+  const std::string pre = Prefix(regime);
+  printf("%s points where tuned's median is more than %d %% slower than default's: "
          "%d (of %d where the table changes the algorithm); where it keeps default, "
          "default timed twice: %d of %d (the noise floor)\n",
-         pct, s.slower_than_default, s.changed, s.unchanged_slower, s.unchanged);
+         pre.c_str(), pct, s.slower_than_default, s.changed, s.unchanged_slower, s.unchanged);
   if (launches < 3) {
-    printf("evaluate: significance over launches needs at least 3 launches "
-           "(--launches 3)\n");
+    printf("%s significance over launches needs at least 3 launches "
+           "(--launches 3)\n", pre.c_str());
     return;
   }
-  printf("evaluate: points where tuned is significantly slower than default over the %d "
+  printf("%s points where tuned is significantly slower than default over the %d "
          "launches (one-sided Mann-Whitney of their medians at %.2g, and by %d %%): %d "
          "(of %d); default against itself: %d (of %d)\n",
-         launches, alpha, pct, s.significantly_slower, s.changed,
+         pre.c_str(), launches, alpha, pct, s.significantly_slower, s.changed,
          s.unchanged_significantly_slower, s.unchanged);
+}
+
+void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, double margin,
+                      double alpha) {
+  const RegimeSet regimes = RegimesIn(launches);
+  if (regimes == kSyncOnly) return;
+  std::vector<Regime> order;
+  std::map<int, std::map<std::pair<int, int64_t>, const PointVerdict*>> verdicts;
+  std::vector<Summary> summaries;
+  summaries.reserve(kNumRegimes);
+  for (Regime r : kAllRegimes) {
+    if (!(regimes & Bit(r))) continue;
+    order.push_back(r);
+    summaries.push_back(Summarize(launches, margin, alpha, r));
+  }
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (const PointVerdict& v : summaries[i].points) {
+      verdicts[IndexOf(order[i])][{IndexOf(v.collective), v.bytes}] = &v;
+    }
+  }
+  printf("\ntuned/default (and tuned/oracle) in each regime: sync (a barrier before each "
+         "call), loop (back to back), imbalance (after uneven work)\n");
+  printf("%-22s %9s %-42s", "collective", "bytes", "tuned");
+  for (Regime r : order) printf(" %18s", std::string(NameOf(r)).c_str());
+  printf("  verdict\n");
+  for (const PointVerdict& v : summaries[0].points) {
+    printf("%-22s %9lld %-42s", std::string(InfoOf(v.collective).name).c_str(),
+           static_cast<long long>(v.bytes), std::string(InfoOf(v.tuned).name).c_str());
+    bool slower = false, faster = false, complete = true;
+    for (Regime r : order) {
+      auto it = verdicts[IndexOf(r)].find({IndexOf(v.collective), v.bytes});
+      if (it == verdicts[IndexOf(r)].end() || it->second->t_tuned <= 0) {
+        printf(" %18s", "-");
+        complete = false;
+        continue;
+      }
+      const PointVerdict& x = *it->second;
+      const double vs_def = x.t_default / x.t_tuned;
+      printf("   %6.3f (%6.3f)", vs_def, x.t_oracle / x.t_tuned);
+      slower = slower || x.slower;
+      faster = faster || vs_def * (1 - margin) > 1;
+    }
+    const char* verdict = v.tuned == Algorithm::kDefault ? "default kept"
+                          : slower                        ? "SLOWER in a regime"
+                          : !complete                     ? "not timed in every regime"
+                          : faster                        ? "faster"
+                                                          : "level";
+    printf("  %s\n", verdict);
+  }
 }
 
 }  // namespace colltune::bench

@@ -16,9 +16,11 @@
 // and `colltune evaluate --launches N` (which combines them) as text, one
 // point per line:
 //   point <collective> <bytes> <tuned algorithm> <n> {<algorithm> <median_s>
-//         <even_median_s> <odd_median_s>}*n
+//         <even_median_s> <odd_median_s>}*n [<regime>]
 // where the first algorithm is default, the last is "tuned" (the table's
-// choice measured as a series of its own) and names are the catalogue's.
+// choice measured as a series of its own), names are the catalogue's and the
+// regime (common/regime.h) is absent for sync. A point of one launch has a
+// record per regime it was timed in; each regime is summarized apart.
 #ifndef COLLTUNE_BENCH_EVALUATION_H_
 #define COLLTUNE_BENCH_EVALUATION_H_
 
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "common/catalog.h"
+#include "common/regime.h"
 
 namespace colltune::bench {
 
@@ -42,6 +45,7 @@ struct PointRecord {
   Algorithm tuned = Algorithm::kDefault;
   std::vector<SeriesMedians> candidates;  // default first
   SeriesMedians tuned_series;
+  Regime regime = Regime::kSync;
 };
 
 std::string FormatRecord(const PointRecord& r);
@@ -79,16 +83,29 @@ struct Summary {
   int unchanged = 0, unchanged_slower = 0, unchanged_significantly_slower = 0;
 };
 
-// `launches[i]` holds launch i's records; a point is identified by
-// (collective, bytes) and combined over the launches that measured it.
+// `launches[i]` holds launch i's records; of those of `regime`, a point is
+// identified by (collective, bytes) and combined over the launches that
+// measured it.
 Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin,
-                  double alpha = 0.05);
+                  double alpha = 0.05, Regime regime = Regime::kSync);
 
-// The summary lines scripts grep ("evaluate: tuned/oracle median ...").
-void PrintSummary(const Summary& s, size_t natives, int launches);
+// The regimes the records hold (sync always).
+RegimeSet RegimesIn(const std::vector<std::vector<PointRecord>>& launches);
+
+// The summary lines scripts grep ("evaluate: tuned/oracle median ..." for
+// sync, "evaluate[loop]: ..." for the other regimes).
+void PrintSummary(const Summary& s, size_t natives, int launches,
+                  Regime regime = Regime::kSync);
 // The lines on points slower than default, with the noise floor beside them
 // (several launches: the across-launch test; `margin` as in Summarize).
-void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha);
+void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha,
+                            Regime regime = Regime::kSync);
+// Every point's tuned/default and tuned/oracle in each regime of the
+// records, side by side, with a verdict where the table changes the
+// algorithm: "slower" where tuned's median is more than `margin` above
+// default's in some regime. Nothing when the records hold sync alone.
+void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, double margin,
+                      double alpha);
 
 }  // namespace colltune::bench
 

@@ -94,6 +94,11 @@ int main(int argc, char** argv) {
                  "Campaigns: stop an algorithm once 3/4 of its repetitions are this "
                  "factor slower than 3/4 of the best's (0: never)")
       ->check(CLI::Range(0.0, 100.0));
+  app.add_option("--early-stop-default", o.early_stop_default,
+                 "Campaigns: also stop an algorithm once 3/4 of its repetitions are this "
+                 "factor slower than 3/4 of default's (0: never)")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
   app.add_option("--warmup", o.warmup, "Untimed repetitions of each algorithm")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();

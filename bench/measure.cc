@@ -54,12 +54,13 @@ std::vector<std::vector<double>> MeasureInterleaved(
         sync.Time([&](int i) { run(order[i]); }, static_cast<int>(order.size()));
     for (size_t i = 0; i < order.size(); ++i) out[order[i]].push_back(latency[i]);
     if (stop.factor <= 0) continue;
-    double best_q75 = 0;
+    double best_q75 = 0, default_q75 = 0;
     bool any = false;
     for (size_t a = 0; a < k; ++a) {
       if (out[a].empty()) continue;
       const double q75 = Quantile(out[a], 0.75);
       if (!any || q75 < best_q75) best_q75 = q75;
+      if (algorithms[a] == Algorithm::kDefault) default_q75 = q75;
       any = true;
     }
     for (size_t a = 0; a < k; ++a) {
@@ -68,7 +69,10 @@ std::vector<std::vector<double>> MeasureInterleaved(
           static_cast<int>(out[a].size()) >= nrep[a]) {
         continue;
       }
-      if (Quantile(out[a], 0.25) > stop.factor * best_q75) {
+      const double q25 = Quantile(out[a], 0.25);
+      if (q25 > stop.factor * best_q75 ||
+          (stop.default_factor > 0 && default_q75 > 0 &&
+           q25 > stop.default_factor * default_q75)) {
         active[a] = 0;
         if (stopped != nullptr) ++*stopped;
       }

@@ -28,10 +28,17 @@ namespace colltune::bench {
 // Its median still comes from `min_samples` repetitions or more. Default is
 // never stopped (every speedup is measured against it). Decisions use the
 // latencies every rank holds, so every rank stops the same algorithms.
+//
+// Also stopped: an algorithm whose lower quartile is above `default_factor`
+// times default's upper quartile. A candidate replaces default only if it
+// is at most a few per cent slower than default in every regime, the
+// synchronized one included (daemon/engine.h), so one that slow here can
+// only lose.
 struct EarlyStop {
   double factor = 0;  // 0: never stop early
-  int min_samples = 25;
-  int block = 25;
+  double default_factor = 0;  // 0: not against default
+  int min_samples = 20;
+  int block = 20;
 };
 
 // Runs each algorithm `warmup` times untimed, then nrep[i] timed times (fewer

@@ -47,6 +47,8 @@ struct Options {
   // Campaigns stop measuring an algorithm early once it clearly cannot win
   // at a point (measure.h, EarlyStop); 0 measures every repetition.
   double early_stop = 1.3;
+  // ... and once it clearly cannot be level with default (measure.h).
+  double early_stop_default = 1.10;
   // The regimes besides sync (common/regime.h) and how they are timed.
   std::vector<std::string> regimes = {"sync", "loop", "imbalance"};
   RegimeOptions regime;

@@ -46,10 +46,14 @@ Delays DrawDelays(uint64_t seed, int round, int ranks, int rank, int calls,
 
 }  // namespace
 
-int RegimeRepetitions(const RegimeOptions& o, int sync_reps_of_default) {
-  const int calls = std::max(1, o.calls);
-  const int reps = (sync_reps_of_default + calls - 1) / calls;
-  return std::clamp(reps, o.min_reps, std::max(o.min_reps, o.max_reps));
+RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default) {
+  RegimePlan p;
+  p.calls = std::max(1, o.calls);
+  const int few = std::max(1, std::min(o.min_calls, p.calls));
+  if (sync_reps_of_default < p.calls * o.min_reps) p.calls = few;
+  p.reps = std::clamp((sync_reps_of_default + p.calls - 1) / p.calls, o.min_reps,
+                      std::max(o.min_reps, o.max_reps));
+  return p;
 }
 
 std::vector<size_t> RegimeCandidates(const RegimeOptions& o,

@@ -25,18 +25,28 @@ namespace colltune::bench {
 struct RegimeOptions {
   RegimeSet regimes = kEveryRegime;  // sync is always measured
   int calls = 8;      // calls per repetition of loop and imbalance
-  int min_reps = 8;   // repetitions per algorithm and regime: the sync
-  int max_reps = 60;  // repetitions of default over `calls`, in these bounds
+  int min_calls = 4;  // ... where default had few synchronized repetitions
+  int min_reps = 4;   // repetitions per algorithm and regime: as many calls
+  int max_reps = 20;  // as default's synchronized repetitions, in these bounds
   // Before the other regimes, candidates whose synchronized median is above
-  // `prune` x default's are dropped (they lost badly where they are fastest
-  // to time), and of the rest at most `max_candidates`, fastest first.
-  double prune = 1.25;
-  int max_candidates = 4;
+  // `prune` x default's are dropped, and of the rest at most
+  // `max_candidates`, fastest first. A candidate replaces default only if it
+  // is at most a few per cent slower than default in every regime, the
+  // synchronized one included (daemon/engine.h), so one that much slower
+  // here cannot win whatever the other regimes say.
+  double prune = 1.10;
+  int max_candidates = 3;
 };
 
-// Repetitions of one algorithm in regimes other than sync, from default's
-// synchronized repetitions.
-int RegimeRepetitions(const RegimeOptions& o, int sync_reps_of_default);
+// How an algorithm is timed in the regimes other than sync: about as many
+// calls as default's synchronized repetitions (NREP gave it enough for its
+// precision), in repetitions of `calls` calls, fewer calls per repetition
+// (down to `min_calls`) where those are few (large messages).
+struct RegimePlan {
+  int reps = 0;
+  int calls = 0;
+};
+RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default);
 
 // The algorithms (indices into `sync_medians`, 0 being default) to time in
 // the other regimes: default, then the candidates within `prune` of default's
@@ -46,7 +56,8 @@ std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
                                      const std::vector<double>& sync_medians);
 
 // Times each algorithm `reps` times in `regime` (loop or imbalance); under
-// imbalance each rank's delay before a call is uniform in [0, max_delay].
+// imbalance each rank's delay before a call is uniform in [0, max_delay]
+// (campaigns and evaluations use default's back-to-back time per call).
 // Returns per-call seconds per algorithm, the same on every rank; rc[i] gets
 // the first MPI error of algorithm i. `seed` must be the same on every rank.
 std::vector<std::vector<double>> MeasureRegime(Workload& w,

@@ -281,6 +281,14 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
            a.launches);
     bench::PrintSummary(s, natives, a.launches);
     bench::PrintSlowerThanDefault(s, a.launches, kMargin, kAlpha);
+    const RegimeSet regimes = bench::RegimesIn(launches);
+    for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
+      if (!(regimes & Bit(r))) continue;
+      const bench::Summary in = bench::Summarize(launches, kMargin, kAlpha, r);
+      bench::PrintSummary(in, natives, a.launches, r);
+      bench::PrintSlowerThanDefault(in, a.launches, kMargin, kAlpha, r);
+    }
+    bench::PrintRegimeTable(launches, kMargin, kAlpha);
   }
   if (!a.log_dir.empty()) {
     // Kept for analysis after the fact (scripts/whatif_table.py re-evaluates

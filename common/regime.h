@@ -9,8 +9,8 @@
 //    algorithm whose root or last rank is the bottleneck pays for it here,
 //    and one that lets ranks run ahead (a linear scan) gains.
 //  * imbalance: the same loop, but before each call every rank works for a
-//    delay of its own (drawn reproducibly, up to the call's own synchronized
-//    latency). A repetition is the time beyond the work: the slowest rank's
+//    delay of its own (drawn reproducibly, uniform up to default's time per
+//    call back to back: the call's own time in a program). A repetition is the time beyond the work: the slowest rank's
 //    loop time minus the largest total delay of one rank, divided by the
 //    calls. An algorithm that makes early ranks wait for late ones charges
 //    the program for its imbalance; one that lets them go on does not.

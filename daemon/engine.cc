@@ -439,7 +439,23 @@ std::optional<SizeDecision> DecideAcross(Collective c, int64_t bytes,
     }
   }
   SizeDecision d{bytes, static_cast<Algorithm>(choice), 1.0, {}};
-  if (choice == IndexOf(Algorithm::kDefault)) return d;
+  if (choice == IndexOf(Algorithm::kDefault)) {
+    // Judged in the regimes its points were timed in (none: sync only).
+    for (const auto& [a, decided] : won) {
+      for (const SizeDecision& s : decided) {
+        if (s.evidence.regimes.empty()) {
+          d.evidence.regimes.clear();
+          return d;
+        }
+        if (d.evidence.regimes.empty()) {
+          for (const RegimeEvidence& e : s.evidence.regimes) {
+            d.evidence.regimes.push_back({e.regime, 1.0, 1.0, false});
+          }
+        }
+      }
+    }
+    return d;
+  }
   // Evidence: the weakest of the points it won; speedup: geometric mean over
   // those points.
   double log_sum = 0;

@@ -4,7 +4,13 @@
  * the shim; the end-to-end tests use it as "a job".
  *
  *   mpirun -np 4 collective_mix [--bytes 65536] [--iters 200]
- *                               [--collectives allreduce,bcast,...]
+ *                               [--collectives allreduce,bcast,...] [--work US]
+ *
+ * --work US: before each call every rank computes for a time of its own,
+ * uniform in [0, US] microseconds (a different draw per rank and call), as
+ * programs arrive at collectives after uneven work; the time per call printed
+ * is then what the loop took beyond the work (its slowest rank's time minus
+ * the largest total work of one rank).
  *
  * Exit status 1 if any result is wrong. */
 #include <mpi.h>
@@ -14,6 +20,23 @@
 #include <string.h>
 
 static int rank, size;
+static double work_us; /* --work */
+
+/* A rank's computation before call `it`: busy, as computation is. The draw
+ * depends on rank and iteration only (splitmix64), so runs repeat. */
+static double WorkBefore(long it) {
+  if (work_us <= 0) return 0;
+  unsigned long long z = ((unsigned long long)rank << 32) + (unsigned long long)it;
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  const double seconds = (double)(z >> 11) * 0x1.0p-53 * work_us * 1e-6;
+  const double until = MPI_Wtime() + seconds;
+  while (MPI_Wtime() < until) {
+  }
+  return seconds;
+}
 
 /* Values every rank can predict: element i of rank r. */
 static double Val(int r, long i) { return (double)((r * 7 + i * 3) % 101); }
@@ -45,7 +68,7 @@ static int CheckBytes(const char* what, const unsigned char* got, long n, int fr
 }
 
 /* Runs one collective `iters` times; returns wrong results found. */
-static int Run(const char* name, long bytes, int iters, double* seconds) {
+static int Run(const char* name, long bytes, int iters, double* seconds, double* worked) {
   const long n = bytes / 8 > 0 ? bytes / 8 : 1; /* doubles for reductions */
   double* dsend = malloc(n * 8);
   double* drecv = malloc(n * 8);
@@ -62,7 +85,9 @@ static int Run(const char* name, long bytes, int iters, double* seconds) {
   int wrong = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
+  *worked = 0;
   for (int it = 0; it < iters; ++it) {
+    *worked += WorkBefore(it);
     if (!strcmp(name, "allreduce")) {
       MPI_Allreduce(dsend, drecv, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     } else if (!strcmp(name, "reduce")) {
@@ -111,22 +136,31 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--bytes")) bytes = atol(argv[i + 1]);
     else if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--work")) work_us = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--collectives")) {
       strncpy(collectives, argv[i + 1], sizeof collectives - 1);
     }
   }
-  if (bytes < 1 || iters < 1) {
-    if (rank == 0) fprintf(stderr, "collective_mix: --bytes and --iters must be positive\n");
+  if (bytes < 1 || iters < 1 || work_us < 0) {
+    if (rank == 0) {
+      fprintf(stderr, "collective_mix: --bytes and --iters must be positive, --work not negative\n");
+    }
     MPI_Finalize();
     return 2;
   }
   int wrong = 0;
   double total = 0;
   for (char* name = strtok(collectives, ","); name; name = strtok(NULL, ",")) {
-    double seconds = 0;
-    wrong += Run(name, bytes, iters, &seconds);
-    double slowest = 0;
+    double seconds = 0, worked = 0;
+    wrong += Run(name, bytes, iters, &seconds, &worked);
+    double slowest = 0, most_work = 0;
     MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&worked, &most_work, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    /* Beyond the work: what the collectives cost the loop. */
+    if (rank == 0 && work_us > 0) {
+      slowest -= most_work / iters;
+      if (slowest < 0) slowest = 0;
+    }
     total += slowest * iters;
     if (rank == 0) printf("%-10s %8ld B  %10.2f us/call\n", name, bytes, slowest * 1e6);
   }

@@ -2,24 +2,34 @@
 # The main job, end to end on this machine: install what is missing, build,
 # start colltuned on a temporary database, run a tuning campaign (colltune
 # campaign: 5 mpirun launches of colltune-bench, NREP-estimated repetitions)
-# on 4 processes, print the decision table and the violations (guideline and selection),
-# then run an ordinary MPI program with and without the shim and print both
-# timings.
+# on 4 processes (every point timed synchronized, back to back and after
+# uneven work), print the decision table and the violations (guideline and
+# selection), then run an ordinary MPI program with and without the shim at
+# every point where the table changes the algorithm, back to back and after
+# uneven work, several alternating launches each way, and print the medians
+# and a verdict per point (saying plainly where colltune made it slower).
 #
 #   scripts/demo.sh [--np 4] [--launches 5] [--nrep auto|N] [--evaluate]
+#                   [--program-launches 3]
+#
+# Every mpirun binds its processes (two to a core where there are more
+# processes than cores), as a cluster's launcher does: unbound, the kernel
+# places them anew in every launch and timings follow the placement.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NP=4
 LAUNCHES=5
 NREP=auto
 EVALUATE=0
+PROGRAM_LAUNCHES=3
 while [ $# -gt 0 ]; do
   case "$1" in
+    --program-launches) PROGRAM_LAUNCHES=$2; shift 2 ;;
     --np) NP=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
     --nrep) NREP=$2; shift 2 ;;
     --evaluate) EVALUATE=1; shift ;;
-    *) echo "usage: scripts/demo.sh [--np N] [--launches N] [--nrep auto|N] [--evaluate]" >&2; exit 2 ;;
+    *) echo "usage: scripts/demo.sh [--np N] [--launches N] [--nrep auto|N] [--evaluate] [--program-launches N]" >&2; exit 2 ;;
   esac
 done
 
@@ -34,12 +44,13 @@ BENCH=$BIN/bench/colltune-bench
 SHIM=$BIN/shim/libcolltune.so
 APP=$BIN/examples/collective_mix
 
+MPIRUN="mpirun.openmpi --bind-to core:overload-allowed --map-by core"
 source scripts/lib/daemon.sh demo
 echo "== colltuned on $SERVER, database $WORK/colltune.db"
 
 echo "== tuning campaign: $LAUNCHES launches of colltune-bench on $NP processes"
 "$COLLTUNE" --server "$SERVER" campaign --np "$NP" --launches "$LAUNCHES" \
-  --name demo --bench "$BENCH" -- --nrep "$NREP" --quiet </dev/null 2>&1 |
+  --mpirun "$MPIRUN" --name demo --bench "$BENCH" -- --nrep "$NREP" --quiet </dev/null 2>&1 |
   { grep -v "^colltune: launch [0-9]*/[0-9]*: " || true; }
 
 echo "== decision table for $NP processes"
@@ -52,12 +63,16 @@ if [ "$PROFILE" -gt 0 ]; then
 fi
 if [ "$EVALUATE" -eq 1 ]; then
   echo "== evaluation: default, every mock-up and the tuned table, interleaved"
-  "$COLLTUNE" --server "$SERVER" evaluate --np "$NP" --bench "$BENCH" </dev/null
+  "$COLLTUNE" --server "$SERVER" evaluate --np "$NP" --mpirun "$MPIRUN" --launches 3 \
+    --bench "$BENCH" </dev/null
 fi
 
 echo "== the same MPI program without and with the shim"
-# For every range where a mock-up replaced the default, one size inside it
-# that collective_mix can run.
+# For every range where the table replaced default, one size inside it that
+# collective_mix can run. Each point runs back to back (a loop of calls) and
+# after uneven work (each rank computes up to the call's own time before
+# each call), $PROGRAM_LAUNCHES launches each way, alternating, processes
+# bound as for the campaign; the verdict compares the medians.
 "$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --json > "$WORK/table.json"
 mapfile -t POINTS < <(python3 - "$WORK/table.json" <<'PY'
 import json, sys
@@ -78,20 +93,63 @@ for r in (table.get("section") or {}).get("rules", []):
 PY
 )
 if [ "${#POINTS[@]}" -eq 0 ]; then
-  echo "   no mock-up beat the library here by the 10% margin: nothing to tune."
+  echo "   the table keeps the library's default everywhere this program can show: nothing to compare."
   exit 0
 fi
-printf '   %-10s %9s  %-42s %12s %12s %8s\n' collective bytes "tuned algorithm" "default_us" "tuned_us" speedup
+# Prints the median of the program's us/call over its launches.
+median() { python3 -c 'import statistics,sys; print("%.2f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
+run_mix() {  # plain|tuned collective bytes extra-args...
+  local how=$1 coll=$2 bytes=$3; shift 3
+  local iters=3000
+  [ "$bytes" -gt 65536 ] && iters=300
+  local env=()
+  [ "$how" = tuned ] && env=(-x LD_PRELOAD="$SHIM" -x COLLTUNE_SERVER="$SERVER"
+                               -x COLLTUNE_AGENT="$COLLTUNE" -x COLLTUNE_CACHE_DIR="$WORK/cache")
+  local out
+  out=$($MPIRUN -np "$NP" ${env[@]+"${env[@]}"} "$APP" --collectives "$coll" --bytes "$bytes" \
+        --iters "$iters" "$@")
+  grep -q verified <<<"$out" || { echo "results not verified: $out" >&2; exit 1; }
+  awk -v c="$coll" '$1 == c { print $4 }' <<<"$out"
+}
+printf '   %-10s %8s  %-36s %-9s %10s %10s %7s  %s\n' collective bytes "tuned algorithm" regime \
+  "default_us" "tuned_us" speedup verdict
+slower=0 faster=0 level=0
+: > "$WORK/ratios"
 for point in "${POINTS[@]}"; do
   read -r coll bytes alg <<<"$point"
-  plain=$(mpirun.openmpi -np "$NP" "$APP" --collectives "$coll" --bytes "$bytes" --iters 300)
-  tuned=$(mpirun.openmpi -np "$NP" -x LD_PRELOAD="$SHIM" -x COLLTUNE_SERVER="$SERVER" \
-          -x COLLTUNE_AGENT="$COLLTUNE" -x COLLTUNE_CACHE_DIR="$WORK/cache" \
-          "$APP" --collectives "$coll" --bytes "$bytes" --iters 300)
-  t0=$(awk -v c="$coll" '$1 == c { print $4 }' <<<"$plain")
-  t1=$(awk -v c="$coll" '$1 == c { print $4 }' <<<"$tuned")
-  grep -q verified <<<"$plain$tuned" || { echo "results not verified"; exit 1; }
-  printf '   %-10s %9s  %-42s %12s %12s %7.2fx\n' "$coll" "$bytes" "$alg" "$t0" "$t1" \
-    "$(python3 -c "print($t0 / $t1)")"
+  work=""
+  for regime in loop imbalance; do
+    extra=()
+    [ "$regime" = imbalance ] && extra=(--work "$work")
+    plain=() tuned=()
+    for k in $(seq "$PROGRAM_LAUNCHES"); do
+      if [ $((k % 2)) -eq 1 ]; then
+        plain+=("$(run_mix plain "$coll" "$bytes" ${extra[@]+"${extra[@]}"})")
+        tuned+=("$(run_mix tuned "$coll" "$bytes" ${extra[@]+"${extra[@]}"})")
+      else
+        tuned+=("$(run_mix tuned "$coll" "$bytes" ${extra[@]+"${extra[@]}"})")
+        plain+=("$(run_mix plain "$coll" "$bytes" ${extra[@]+"${extra[@]}"})")
+      fi
+    done
+    t0=$(median "${plain[@]}") t1=$(median "${tuned[@]}")
+    # Uneven work of the order of the call's own time.
+    [ "$regime" = loop ] && work=$t0
+    ratio=$(python3 -c "print('%.2f' % ($t0 / $t1 if $t1 > 0 else 1))")
+    echo "$ratio" >> "$WORK/ratios"
+    if python3 -c "import sys; sys.exit(0 if $ratio < 0.95 else 1)"; then
+      verdict="SLOWER with colltune"; slower=$((slower + 1))
+    elif python3 -c "import sys; sys.exit(0 if $ratio >= 1.05 else 1)"; then
+      verdict="faster"; faster=$((faster + 1))
+    else
+      verdict="level (within 5 %)"; level=$((level + 1))
+    fi
+    printf '   %-10s %8s  %-36s %-9s %10s %10s %6sx  %s\n' "$coll" "$bytes" "$alg" "$regime" \
+      "$t0" "$t1" "$ratio" "$verdict"
+  done
 done
+geomean=$(python3 -c 'import math,sys; v=[float(x) for x in open(sys.argv[1])]; print("%.3f" % math.exp(sum(map(math.log, v)) / len(v)))' "$WORK/ratios")
+echo "== verdict: of $((slower + faster + level)) (point, regime) pairs the table changes, $faster faster, $level level, $slower slower by more than 5 %; geometric-mean speedup $geomean (medians of $PROGRAM_LAUNCHES launches each way)"
+if [ "$slower" -gt 0 ]; then
+  echo "   colltune made this program SLOWER at $slower of them (marked above)."
+fi
 echo "== done (results of every run verified by the program itself)"

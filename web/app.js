@@ -355,6 +355,14 @@
   // ---- a context -------------------------------------------------------
 
   let chartMode = 'relative';
+  // The regimes campaigns time (common/regime.h); the charts show one.
+  const REGIMES = ['sync', 'loop', 'imbalance'];
+  const REGIME_TITLES = {
+    sync: 'synchronized: a barrier before each call (latency)',
+    loop: 'back to back: calls in a loop, per call',
+    imbalance: 'after uneven work: per call, beyond the work',
+  };
+  let chartRegime = 'sync';
 
   async function context(id) {
     setCrumbs(el('a', { href: '#/' }, 'Contexts'), el('span', {}, `context ${id}`));
@@ -378,18 +386,30 @@
       onclick: () => { chartMode = m; modeButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.mode === m))); renderCharts(); },
     }, m === 'relative' ? 'Relative to default' : 'Absolute latency'));
 
-    // collective -> problem -> points
+    // The regimes the points were timed in (proto PointSummary.regime; empty
+    // in answers of older daemons: sync). The charts show one at a time.
+    const regimeOf = (p) => p.regime || 'sync';
+    const regimes = REGIMES.filter((r) => profile.points.some((p) => regimeOf(p) === r));
+    if (!regimes.includes(chartRegime)) chartRegime = regimes[0] || 'sync';
+    const regimeButtons = regimes.map((r) => el('button', {
+      type: 'button', 'aria-pressed': String(r === chartRegime), 'data-regime': r, title: REGIME_TITLES[r],
+      onclick: () => { chartRegime = r; regimeButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.regime === r))); renderCharts(); },
+    }, r));
+
+    // collective -> problem -> points of the regime shown (renderCharts)
     const byCollective = new Map();
-    for (const p of profile.points) {
-      if (!byCollective.has(p.collective)) byCollective.set(p.collective, new Map());
-      const m = byCollective.get(p.collective);
-      if (!m.has(p.problem)) m.set(p.problem, []);
-      m.get(p.problem).push(p);
-    }
     const problemChoice = new Map();
     function renderCharts() {
       destroyCharts();
       chartsBox.replaceChildren();
+      byCollective.clear();
+      for (const p of profile.points) {
+        if (regimeOf(p) !== chartRegime) continue;
+        if (!byCollective.has(p.collective)) byCollective.set(p.collective, new Map());
+        const m = byCollective.get(p.collective);
+        if (!m.has(p.problem)) m.set(p.problem, []);
+        m.get(p.problem).push(p);
+      }
       for (const [collective, problems] of [...byCollective].sort((a, b) => a[0].localeCompare(b[0]))) {
         const names = [...problems.keys()].sort();
         const problem = problemChoice.get(collective) ?? (names.includes('same') ? 'same' : names[0]);
@@ -423,6 +443,7 @@
           el('a', { href: `#/context/${id}`, 'data-section': a, onclick: (e) => { e.preventDefault(); document.getElementById(a).scrollIntoView(); } }, a))),
       el('h2', { id: 'charts' }, 'Latency by message size'),
       el('div', { class: 'toolbar' }, el('span', { class: 'seg' }, modeButtons),
+        regimes.length > 1 ? el('span', { class: 'seg regimes', 'aria-label': 'regime' }, el('span', { class: 'muted' }, 'Regime '), regimeButtons) : null,
         el('span', { class: 'muted' }, 'Lines: median over launches; error bars: smallest to largest per-launch median; wide yellow band: the algorithm the current table runs.'),
         el('span', { class: 'key' },
           el('span', { class: 'swatch default' }), 'default ',
@@ -441,6 +462,26 @@
     done('context');
   }
 
+  // A rule's evidence per regime (proto RegimeEvidence): each regime's
+  // speedup over default, marked where the algorithm won it; "sync only" for
+  // campaign ranges decided before regimes were timed.
+  function regimesCell(r) {
+    const list = r.regimes || [];
+    if (list.length === 0) {
+      return (r.source || 'campaign') === 'campaign' && !r.pinned
+        ? el('span', { class: 'badge warn', 'data-sync-only': 'true', title: 'Decided on synchronized timings only: a campaign (or table version) from before colltune timed loops and uneven arrival. Run a new campaign to judge it in every regime.' }, 'sync only')
+        : '—';
+    }
+    if (r.algorithm === 'default') {
+      return el('span', { class: 'muted' }, list.map((e) => e.regime).join(', '));
+    }
+    return el('span', { class: 'chips' }, list.map((e) => el('span', {
+      class: e.won ? 'badge good' : num(e.speedup) < 1 ? 'badge bad' : 'badge',
+      'data-regime': e.regime, 'data-won': String(!!e.won),
+      title: `${REGIME_TITLES[e.regime] || e.regime}: default / ${r.algorithm} = ${fmtX(e.speedup)}, p = ${fmtP(e.p_value)}${e.won ? ' (won)' : ''}`,
+    }, `${e.regime} ${fmtX(e.speedup)}${e.won ? ' ✓' : ''}`)));
+  }
+
   function decisionsSection(profile, rules) {
     const t = profile.table || {};
     const rows = rules.map((r) => el('tr', { class: r.algorithm !== 'default' ? 'tuned' : undefined },
@@ -450,6 +491,7 @@
       el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtX(r.speedup)),
       el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtP(r.p_value)),
       el('td', { class: 'num' }, `${r.launches_default} / ${r.launches_algorithm}`),
+      el('td', { class: 'regimes' }, regimesCell(r)),
       el('td', {}, r.source, r.campaigns && r.campaigns.length ? el('div', { class: 'muted' }, r.campaigns.join(', ')) : null),
       el('td', { class: 'num' }, `v${t.version}`)));
     return el('section', { id: 'decisions' },
@@ -457,7 +499,7 @@
       t.reason ? el('p', { class: 'muted' }, `${fmtDate(t.created_at)}: ${t.reason}`) : null,
       rules.length === 0 ? el('p', { class: 'muted' }, 'No decisions yet: every collective runs default.')
         : table(['Collective', 'Message sizes', 'Algorithm', { label: 'Speedup', num: true },
-          { label: 'p-value', num: true }, { label: 'Launches (default / alg.)', num: true }, 'Evidence', { label: 'Version', num: true }],
+          { label: 'p-value', num: true }, { label: 'Launches (default / alg.)', num: true }, 'Regimes', 'Evidence', { label: 'Version', num: true }],
         rows, { class: 'decisions' }));
   }
 

@@ -105,5 +105,38 @@ TEST(EvaluationTest, TwoLaunchesCannotMakeADifferenceSignificant) {
   EXPECT_EQ(loose.significantly_slower, 1);
 }
 
+TEST(EvaluationTest, EachRegimeIsSummarizedApartAndTravelsInItsRecord) {
+  const Collective c = Collective::kReduce;
+  // The table's choice wins from a barrier and loses back to back: the
+  // unsegmented tree of issue 29.
+  PointRecord sync = Point(c, 1 << 20, "native:binomial",
+                           {{"default", 700}, {"native:binomial", 560}}, 560);
+  PointRecord loop = Point(c, 1 << 20, "native:binomial",
+                           {{"default", 340}, {"native:binomial", 1000}}, 1000);
+  loop.regime = Regime::kLoop;
+  std::string error;
+  PointRecord back;
+  ASSERT_TRUE(ParseRecord(FormatRecord(loop), &back, &error)) << error;
+  EXPECT_EQ(back.regime, Regime::kLoop);
+  EXPECT_EQ(FormatRecord(loop).substr(FormatRecord(loop).size() - 5), " loop");
+  ASSERT_TRUE(ParseRecord(FormatRecord(sync), &back, &error)) << error;
+  EXPECT_EQ(back.regime, Regime::kSync) << "no token: sync, as older records";
+  EXPECT_FALSE(ParseRecord(FormatRecord(sync) + " warp", &back, &error));
+  EXPECT_FALSE(ParseRecord(FormatRecord(loop) + " loop", &back, &error));
+
+  const std::vector<std::vector<PointRecord>> launches = {{sync, loop}};
+  EXPECT_EQ(RegimesIn(launches), Bit(Regime::kSync) | Bit(Regime::kLoop));
+  const Summary in_sync = Summarize(launches, 0.10, 0.05);
+  const Summary in_loop = Summarize(launches, 0.10, 0.05, Regime::kLoop);
+  ASSERT_EQ(in_sync.points.size(), 1u);
+  ASSERT_EQ(in_loop.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(in_sync.geomean_speedup, 700.0 / 560);
+  EXPECT_DOUBLE_EQ(in_loop.geomean_speedup, 340.0 / 1000);
+  EXPECT_EQ(in_sync.slower_than_default, 0);
+  EXPECT_EQ(in_loop.slower_than_default, 1);
+  EXPECT_EQ(in_loop.worst->oracle, Algorithm::kDefault);
+  EXPECT_TRUE(Summarize(launches, 0.10, 0.05, Regime::kImbalance).points.empty());
+}
+
 }  // namespace
 }  // namespace colltune::bench

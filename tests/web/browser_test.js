@@ -166,6 +166,39 @@ async function main() {
       nativeRules.every((r) => nativeRows.some((t) => t.startsWith(r.collective) && t.includes(r.algorithm))),
     `${nativeRows.length} rows with the badge, ${nativeRules.length} native rules`);
 
+  // Regimes: the main context's campaign timed every point synchronized,
+  // back to back and after uneven work. Each campaign decision shows its
+  // evidence per regime, the regimes a decision won marked.
+  const campaignRules = rules.filter((r) => r.source === 'campaign' && !r.pinned);
+  check('every campaign decision carries its evidence in the three regimes',
+    campaignRules.length > 0 && campaignRules.every((r) => (r.regimes || []).map((e) => e.regime).join() === 'sync,loop,imbalance'),
+    JSON.stringify(campaignRules.slice(0, 2)));
+  const chips = await page.locator('table.decisions tbody tr.tuned td.regimes .badge[data-regime]').count();
+  const wonChips = await page.locator('table.decisions tbody tr.tuned td.regimes .badge[data-won="true"]').count();
+  const wonApi = tuned.reduce((n, r) => n + (r.regimes || []).filter((e) => e.won).length, 0);
+  check('each tuned decision shows a chip per regime, marked where it won',
+    chips === 3 * tuned.filter((r) => r.source === 'campaign').length && wonChips === wonApi && wonApi >= tuned.length,
+    `${chips} chips, ${wonChips} won (API ${wonApi}), ${tuned.length} tuned`);
+  check('no decision of this campaign is marked as synchronized only',
+    (await page.locator('#decisions [data-sync-only]').count()) === 0);
+  check('an algorithm faster from a barrier but twice as slow back to back is never chosen',
+    !rules.some((r) => r.collective === 'allreduce' && r.algorithm === 'native:recursive_doubling') &&
+      profile.points.some((p) => p.algorithm === 'native:recursive_doubling' && p.regime === 'loop'));
+  // The charts show one regime at a time: the same algorithm's relative
+  // latency at 1 byte is below default's in sync and above it back to back.
+  const firstRelative = () => page.evaluate(() => {
+    const c = window.colltune.charts.find((x) => x.canvas.id === 'chart-allreduce');
+    const d = c && c.data.datasets.find((x) => x.label === 'native:recursive_doubling');
+    return d && d.data.length ? d.data[0].y : null;
+  });
+  const inSync = await firstRelative();
+  await page.click('.seg.regimes button[data-regime="loop"]');
+  const inLoop = await firstRelative();
+  check('the regime buttons switch the charts to the loop regime\'s series',
+    inSync !== null && inLoop !== null && inSync < 1 && inLoop > 1.2, `sync ${inSync}, loop ${inLoop}`);
+  await page.locator('[data-collective="allreduce"]').screenshot({ path: path.join(ARTIFACTS, 'chart-loop.png') });
+  await page.click('.seg.regimes button[data-regime="sync"]');
+
   const violations = (await api(`/profiles/${main.id}/violations`)).violations;
   const vRows = await page.locator('table.violations tbody tr').count();
   check('violations table lists every violation', vRows === violations.length && vRows > 0, `${vRows} vs ${violations.length}`);
@@ -289,6 +322,14 @@ async function main() {
       JSON.stringify(g));
   }
   await page.locator('[data-collective="gatherv"]').screenshot({ path: path.join(ARTIFACTS, 'chart-gatherv.png') });
+  // A campaign timed synchronized only (as every campaign before regimes):
+  // its decisions still load and are marked.
+  const otherRules = (await api(`/profiles/${other.id}`)).table.rules.filter((r) => r.source === 'campaign' && !r.pinned);
+  const syncOnly = await page.locator('#decisions [data-sync-only]').count();
+  check('decisions of a campaign timed synchronized only are marked "sync only"',
+    otherRules.length > 0 && otherRules.every((r) => !(r.regimes || []).length) && syncOnly === otherRules.length,
+    `${syncOnly} marked, ${otherRules.length} rules`);
+  check('... and that context offers no regime buttons', (await page.locator('.seg.regimes').count()) === 0);
 
   // Unknown routes and contexts say so.
   await page.goto(`${BASE}/#/context/999999`);

@@ -1,9 +1,10 @@
 // Test and demo helper: fills a running colltuned, through its gRPC API,
 // with the realistic profile the web view is specified against: 9
 // collectives x 20 message sizes x every mock-up and some of the library's
-// own algorithms (native:<name>) x 5 launches, then 1000
+// own algorithms (native:<name>) x 5 launches x the three regimes, then 1000
 // job reports of jobs running the resulting table (with the explored
-// default calls a real shim sends), plus two small contexts: one with
+// default calls a real shim sends), plus two small contexts timed
+// synchronized only (as campaigns before regimes): one with
 // gatherv at seed 000's block-size distributions, one with a hostile
 // cluster, library, campaign and job name. Latencies follow a fixed model
 // (seeded noise), so what the engine decides is known to the tests only by
@@ -23,6 +24,7 @@
 #include "common/catalog.h"
 #include "common/histogram.h"
 #include "common/problems.h"
+#include "common/regime.h"
 #include "proto/colltune.grpc.pb.h"
 
 namespace {
@@ -38,6 +40,9 @@ struct Shape {
   double inside, outside;
   int lo, hi;
   const char* collective = nullptr;  // natives only
+  // Its factor against default back to back and after uneven work (regimes,
+  // common/regime.h), on top of the above.
+  double loop = 1;
 };
 
 const Shape kShapes[] = {
@@ -72,7 +77,9 @@ const Shape kShapes[] = {
     // the library's selection picks the slower one there (selection
     // violations); the others never beat default.
     {"native:ring", 0.6, 1.3, 16, 19, "allreduce"},
-    {"native:recursive_doubling", 0.85, 1.4, 0, 9, "allreduce"},
+    // Faster from a barrier, twice as slow in a loop: never chosen where the
+    // campaign timed every regime.
+    {"native:recursive_doubling", 0.85, 1.4, 0, 9, "allreduce", 2.0},
     {"native:basic_linear", 2.0, 2.0, 0, 0, "allreduce"},
     {"native:pipeline", 0.7, 1.5, 17, 19, "bcast"},
     {"native:binomial", 1.04, 1.04, 0, 0, "bcast"},
@@ -99,12 +106,17 @@ bool IsFor(const Shape& s, Collective c) {
   return s.collective == nullptr || colltune::InfoOf(c).name == s.collective;
 }
 
-double ModelSeconds(Collective c, const std::string& algorithm, int log2) {
+double ModelSeconds(Collective c, const std::string& algorithm, int log2,
+                    colltune::Regime regime = colltune::Regime::kSync) {
   double t = DefaultSeconds(c, log2);
+  // Back to back calls overlap; after uneven work ranks wait.
+  if (regime == colltune::Regime::kLoop) t *= 0.6;
+  if (regime == colltune::Regime::kImbalance) t *= 1.3;
   for (const Shape& s : kShapes) {
     if (algorithm == s.algorithm && IsFor(s, c)) {
       const bool in = s.lo == s.hi ? true : (log2 >= s.lo && log2 <= s.hi);
       t *= in ? s.inside : s.outside;
+      if (regime != colltune::Regime::kSync) t *= s.loop;
     }
   }
   return t;
@@ -140,10 +152,13 @@ bool Check(const grpc::Status& s, const char* what) {
   return s.ok();
 }
 
-// Uploads `launches` launches of a campaign over `collectives` x `sizes`.
+// Uploads `launches` launches of a campaign over `collectives` x `sizes`,
+// in every regime (common/regime.h) or, like campaigns before regimes, in
+// sync alone.
 bool Campaign(colltune::v1::Tuning::Stub* stub, const colltune::v1::Context& ctx,
               const std::string& label, const std::vector<Collective>& collectives,
-              int sizes, int launches, int samples, std::mt19937_64* rng) {
+              int sizes, int launches, int samples, std::mt19937_64* rng,
+              bool every_regime = false) {
   std::lognormal_distribution<double> launch_noise(0.0, 0.03);
   std::lognormal_distribution<double> sample_noise(0.0, 0.05);
   for (int launch = 0; launch < launches; ++launch) {
@@ -152,17 +167,26 @@ bool Campaign(colltune::v1::Tuning::Stub* stub, const colltune::v1::Context& ctx
     r.set_campaign(label);
     r.set_launch(launch);
     r.set_host("node001");
+    std::vector<colltune::Regime> regimes = {colltune::Regime::kSync};
+    if (every_regime) {
+      regimes.assign(std::begin(colltune::kAllRegimes), std::end(colltune::kAllRegimes));
+      for (colltune::Regime g : regimes) r.add_regimes(std::string(colltune::NameOf(g)));
+    }
     for (Collective c : collectives) {
       for (const std::string& a : AlgorithmsOf(c, ctx.library())) {
         auto add = [&](int log2, const std::string& problem, double factor) {
-          colltune::v1::Measurement* m = r.add_measurements();
-          m->set_collective(std::string(colltune::InfoOf(c).name));
-          m->set_algorithm(a);
-          m->set_msg_bytes(int64_t{1} << log2);
-          m->set_problem(problem);
-          const double median = ModelSeconds(c, a, log2) * factor * launch_noise(*rng);
-          for (int k = 0; k < samples; ++k) {
-            m->add_samples(median * sample_noise(*rng));
+          const double noise = launch_noise(*rng);
+          for (colltune::Regime g : regimes) {
+            colltune::v1::Measurement* m = r.add_measurements();
+            m->set_collective(std::string(colltune::InfoOf(c).name));
+            m->set_algorithm(a);
+            m->set_msg_bytes(int64_t{1} << log2);
+            m->set_problem(problem);
+            m->set_regime(std::string(colltune::NameOf(g)));
+            const double median = ModelSeconds(c, a, log2, g) * factor * noise;
+            for (int k = 0; k < samples; ++k) {
+              m->add_samples(median * sample_noise(*rng));
+            }
           }
         };
         if (colltune::InfoOf(c).irregular) {
@@ -234,7 +258,7 @@ int main(int argc, char** argv) {
   main_ctx.set_ppn(8);
   std::vector<Collective> regular(std::begin(kRegular), std::end(kRegular));
   if (!Campaign(stub.get(), main_ctx, "nightly-2026-11-20", regular, kSizes, 5,
-                samples, &rng)) {
+                samples, &rng, /*every_regime=*/true)) {
     return 1;
   }
 
