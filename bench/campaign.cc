@@ -144,7 +144,8 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
   std::vector<Algorithm> chosen;
   for (size_t i : RegimeCandidates(o.regime, medians)) chosen.push_back(algorithms[i]);
-  const RegimePlan plan = PlanRegimes(o.regime, static_cast<int>(sync[0].size()));
+  const RegimePlan plan =
+      PlanRegimes(o.regime, static_cast<int>(sync[0].size()), medians[0]);
   // Each rank's work before a call under imbalance: up to the call's own
   // time, default's back to back where it was timed so (what the call costs
   // a program), else synchronized.
@@ -152,7 +153,7 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
     if (!(o.regime.regimes & Bit(r))) continue;
     RegimeSeries series{r, plan.calls, chosen, {}, {}};
-    series.samples = MeasureRegime(w, chosen, r, plan.reps, plan.calls, work,
+    series.samples = MeasureRegime(w, chosen, r, plan.RepsIn(r), plan.calls, work,
                                    seed ^ (0x7e91ull << IndexOf(r)), b.comm, &series.rc);
     if (r == Regime::kLoop && Median(series.samples[0]) > 0) work = Median(series.samples[0]);
     out.push_back(std::move(series));

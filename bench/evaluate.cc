@@ -163,7 +163,7 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
   if (std::find(series.begin(), series.end(), tuned) == series.end()) series.push_back(tuned);
   const size_t candidates = series.size();
   series.push_back(tuned);  // measured as a series of its own
-  const RegimePlan plan = PlanRegimes(o.regime, sync_reps);
+  const RegimePlan plan = PlanRegimes(o.regime, sync_reps, medians[0]);
   // Each rank's work before a call under imbalance, as campaigns size it
   // (campaign.cc): up to default's back-to-back time.
   double work = medians[0];
@@ -171,7 +171,7 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
     if (!(o.regime.regimes & Bit(r))) continue;
     std::vector<int> rc;
     const std::vector<std::vector<double>> samples =
-        MeasureRegime(w, series, r, plan.reps, plan.calls, work,
+        MeasureRegime(w, series, r, plan.RepsIn(r), plan.calls, work,
                       seed ^ (0x7e91ull << IndexOf(r)), b.comm, &rc);
     if (r == Regime::kLoop && Median(samples[0]) > 0) work = Median(samples[0]);
     if (b.rank != 0) continue;

@@ -109,9 +109,14 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"sync", "loop", "imbalance"}))
       ->capture_default_str();
-  app.add_option("--regime-calls", o.regime.calls,
-                 "Calls per repetition in the loop and imbalance regimes")
-      ->check(CLI::Range(1, 10000))
+  app.add_option("--regime-loop-us", o.regime.loop_us,
+                 "Loop and imbalance regimes: a repetition is a loop of calls that "
+                 "lasts about this long at default's synchronized latency")
+      ->check(CLI::Range(0.0, 1e7))
+      ->capture_default_str();
+  app.add_option("--regime-max-calls", o.regime.max_calls,
+                 "Loop and imbalance regimes: at most this many calls per repetition")
+      ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   app.add_option("--regime-max-reps", o.regime.max_reps,
                  "At most this many repetitions per algorithm in the loop and "

@@ -32,7 +32,7 @@ struct NrepOptions {
   // 300 keeps a campaign within the time it took then, measured in
   // docs/results-2026-11-26.md, and a launch's median of 300 repetitions
   // moves by about 1 % from launch noise alone).
-  int max_nrep = 300;
+  int max_nrep = 200;
 };
 
 // Step 1: the time budget of each algorithm, from `smallest` (the 1-byte

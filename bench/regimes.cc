@@ -46,13 +46,18 @@ Delays DrawDelays(uint64_t seed, int round, int ranks, int rank, int calls,
 
 }  // namespace
 
-RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default) {
+RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
+                       double sync_median_of_default) {
   RegimePlan p;
-  p.calls = std::max(1, o.calls);
-  const int few = std::max(1, std::min(o.min_calls, p.calls));
-  if (sync_reps_of_default < p.calls * o.min_reps) p.calls = few;
+  const int least = std::max(1, o.min_calls), most = std::max(least, o.max_calls);
+  const double per_loop = o.loop_us * 1e-6;
+  p.calls = sync_median_of_default > 0
+                ? static_cast<int>(std::min<double>(
+                      most, std::max<double>(least, std::ceil(per_loop / sync_median_of_default))))
+                : least;
   p.reps = std::clamp((sync_reps_of_default + p.calls - 1) / p.calls, o.min_reps,
                       std::max(o.min_reps, o.max_reps));
+  p.imbalance_reps = std::max(o.min_reps, (p.reps + 1) / 2);
   return p;
 }
 
@@ -97,6 +102,14 @@ std::vector<std::vector<double>> MeasureRegime(Workload& w,
   local.reserve(k * static_cast<size_t>(reps));
   std::vector<size_t> who;
   who.reserve(local.capacity());
+  // One untimed loop of each algorithm first (regimes.h says why).
+  for (size_t a = 0; a < k; ++a) {
+    DisseminationBarrier(comm);
+    for (int j = 0; j < calls; ++j) {
+      const int e = w.Run(algorithms[a]);
+      if (e != MPI_SUCCESS && (*rc)[a] == MPI_SUCCESS) (*rc)[a] = e;
+    }
+  }
   for (int r = 0; r < reps; ++r) {
     for (size_t a = 0; a < k; ++a) order[a] = a;
     // Fisher-Yates with the engine's raw output (measure.cc says why).

@@ -24,10 +24,20 @@ namespace colltune::bench {
 
 struct RegimeOptions {
   RegimeSet regimes = kEveryRegime;  // sync is always measured
-  int calls = 8;      // calls per repetition of loop and imbalance
-  int min_calls = 4;  // ... where default had few synchronized repetitions
-  int min_reps = 4;   // repetitions per algorithm and regime: as many calls
-  int max_reps = 20;  // as default's synchronized repetitions, in these bounds
+  // A repetition is a loop long enough for back-to-back calls to reach
+  // their steady state: about `loop_us` microseconds of default's
+  // synchronized latency (more calls than that time allows where the loop
+  // overlaps them), `min_calls` to `max_calls` calls.
+  double loop_us = 250;
+  int min_calls = 4;
+  int max_calls = 1000;
+  // Repetitions per algorithm back to back: about as many calls as
+  // default's synchronized repetitions, in these bounds; after uneven work,
+  // whose repetitions cost more (the work), half as many, at least
+  // `min_reps` (its delays are drawn alike for every algorithm, so a
+  // repetition compares them as well as one back to back does).
+  int min_reps = 3;
+  int max_reps = 20;
   // Before the other regimes, candidates whose synchronized median is above
   // `prune` x default's are dropped, and of the rest at most
   // `max_candidates`, fastest first. A candidate replaces default only if it
@@ -35,18 +45,19 @@ struct RegimeOptions {
   // synchronized one included (daemon/engine.h), so one that much slower
   // here cannot win whatever the other regimes say.
   double prune = 1.10;
-  int max_candidates = 3;
+  int max_candidates = 2;
 };
 
-// How an algorithm is timed in the regimes other than sync: about as many
-// calls as default's synchronized repetitions (NREP gave it enough for its
-// precision), in repetitions of `calls` calls, fewer calls per repetition
-// (down to `min_calls`) where those are few (large messages).
+// How an algorithm is timed in the regimes other than sync, from default's
+// synchronized repetitions and median latency (seconds).
 struct RegimePlan {
-  int reps = 0;
+  int reps = 0;            // back to back
+  int imbalance_reps = 0;  // after uneven work
   int calls = 0;
+  int RepsIn(Regime r) const { return r == Regime::kImbalance ? imbalance_reps : reps; }
 };
-RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default);
+RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
+                       double sync_median_of_default);
 
 // The algorithms (indices into `sync_medians`, 0 being default) to time in
 // the other regimes: default, then the candidates within `prune` of default's
@@ -55,9 +66,13 @@ RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default);
 std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
                                      const std::vector<double>& sync_medians);
 
-// Times each algorithm `reps` times in `regime` (loop or imbalance); under
-// imbalance each rank's delay before a call is uniform in [0, max_delay]
-// (campaigns and evaluations use default's back-to-back time per call).
+// Times each algorithm `reps` times in `regime` (loop or imbalance), after
+// one untimed repetition each: the first loop of an algorithm in a process
+// pays what a long job pays once (the library's buffers for messages that
+// arrive early, colltune's shadow communicator), and a program's steady
+// state is what repeats. Under imbalance each rank's delay before a call is
+// uniform in [0, max_delay] (campaigns and evaluations use default's
+// back-to-back time per call).
 // Returns per-call seconds per algorithm, the same on every rank; rc[i] gets
 // the first MPI error of algorithm i. `seed` must be the same on every rank.
 std::vector<std::vector<double>> MeasureRegime(Workload& w,

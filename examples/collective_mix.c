@@ -5,7 +5,13 @@
  *
  *   mpirun -np 4 collective_mix [--bytes 65536] [--iters 200]
  *                               [--collectives allreduce,bcast,...] [--work US]
+ *                               [--root R] [--warmup N]
  *
+ * --warmup N: N calls of each collective first, timed apart ("first N"):
+ * a process's first calls pay once what a long job pays once (buffers the
+ * library grows for messages that arrive early, connections, a tuning
+ * library's own set-up); the main loop then times the steady state.
+ * --root R: the root of rooted collectives (default: the last rank).
  * --work US: before each call every rank computes for a time of its own,
  * uniform in [0, US] microseconds (a different draw per rank and call), as
  * programs arrive at collectives after uneven work; the time per call printed
@@ -21,6 +27,7 @@
 
 static int rank, size;
 static double work_us; /* --work */
+static int root_arg = -1; /* --root */
 
 /* A rank's computation before call `it`: busy, as computation is. The draw
  * depends on rank and iteration only (splitmix64), so runs repeat. */
@@ -81,7 +88,7 @@ static int Run(const char* name, long bytes, int iters, double* seconds, double*
   for (int r = 0; r < size; ++r)
     for (long i = 0; i < bytes; ++i) pattern[r * bytes + i] = Byte(r, i);
   for (long i = 0; i < n; ++i) dsend[i] = Val(rank, i);
-  const int root = size - 1;
+  const int root = root_arg >= 0 ? root_arg % size : size - 1;
   int wrong = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
@@ -131,17 +138,19 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long bytes = 65536;
-  int iters = 200;
+  int iters = 200, warmup = 0;
   char collectives[256] = "allreduce,bcast,reduce,gather,scatter,allgather";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--bytes")) bytes = atol(argv[i + 1]);
     else if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--work")) work_us = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "--root")) root_arg = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--warmup")) warmup = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--collectives")) {
       strncpy(collectives, argv[i + 1], sizeof collectives - 1);
     }
   }
-  if (bytes < 1 || iters < 1 || work_us < 0) {
+  if (bytes < 1 || iters < 1 || work_us < 0 || warmup < 0) {
     if (rank == 0) {
       fprintf(stderr, "collective_mix: --bytes and --iters must be positive, --work not negative\n");
     }
@@ -151,7 +160,13 @@ int main(int argc, char** argv) {
   int wrong = 0;
   double total = 0;
   for (char* name = strtok(collectives, ","); name; name = strtok(NULL, ",")) {
-    double seconds = 0, worked = 0;
+    double seconds = 0, worked = 0, first = 0;
+    if (warmup > 0) {
+      wrong += Run(name, bytes, warmup, &first, &worked);
+      double slowest_first = 0;
+      MPI_Reduce(&first, &slowest_first, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      first = slowest_first;
+    }
     wrong += Run(name, bytes, iters, &seconds, &worked);
     double slowest = 0, most_work = 0;
     MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -162,7 +177,11 @@ int main(int argc, char** argv) {
       if (slowest < 0) slowest = 0;
     }
     total += slowest * iters;
-    if (rank == 0) printf("%-10s %8ld B  %10.2f us/call\n", name, bytes, slowest * 1e6);
+    if (rank == 0) {
+      printf("%-10s %8ld B  %10.2f us/call", name, bytes, slowest * 1e6);
+      if (warmup > 0) printf("  (first %d: %.2f us/call)", warmup, first * 1e6);
+      printf("\n");
+    }
   }
   int all_wrong = 0;
   MPI_Allreduce(&wrong, &all_wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -72,7 +72,9 @@ echo "== the same MPI program without and with the shim"
 # collective_mix can run. Each point runs back to back (a loop of calls) and
 # after uneven work (each rank computes up to the call's own time before
 # each call), $PROGRAM_LAUNCHES launches each way, alternating, processes
-# bound as for the campaign; the verdict compares the medians.
+# bound as for the campaign; the verdict compares the medians of the steady
+# loop, timed after a first loop of as many calls ("first": the speedup in
+# that first loop, which holds what a process pays once).
 "$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --json > "$WORK/table.json"
 mapfile -t POINTS < <(python3 - "$WORK/table.json" <<'PY'
 import json, sys
@@ -107,12 +109,14 @@ run_mix() {  # plain|tuned collective bytes extra-args...
                                -x COLLTUNE_AGENT="$COLLTUNE" -x COLLTUNE_CACHE_DIR="$WORK/cache")
   local out
   out=$($MPIRUN -np "$NP" ${env[@]+"${env[@]}"} "$APP" --collectives "$coll" --bytes "$bytes" \
-        --iters "$iters" "$@")
+        --iters "$iters" --warmup "$iters" "$@")
   grep -q verified <<<"$out" || { echo "results not verified: $out" >&2; exit 1; }
-  awk -v c="$coll" '$1 == c { print $4 }' <<<"$out"
+  # us/call of the steady loop, and of the first loop (the process's first
+  # calls, which pay what a long job pays once)
+  awk -v c="$coll" '$1 == c { f = $0; sub(/.*: /, "", f); sub(/ us.*/, "", f); print $4 "/" f }' <<<"$out"
 }
-printf '   %-10s %8s  %-36s %-9s %10s %10s %7s  %s\n' collective bytes "tuned algorithm" regime \
-  "default_us" "tuned_us" speedup verdict
+printf '   %-10s %8s  %-36s %-9s %10s %10s %7s %7s  %s\n' collective bytes "tuned algorithm" regime \
+  "default_us" "tuned_us" speedup first verdict
 slower=0 faster=0 level=0
 : > "$WORK/ratios"
 for point in "${POINTS[@]}"; do
@@ -131,7 +135,9 @@ for point in "${POINTS[@]}"; do
         plain+=("$(run_mix plain "$coll" "$bytes" ${extra[@]+"${extra[@]}"})")
       fi
     done
-    t0=$(median "${plain[@]}") t1=$(median "${tuned[@]}")
+    t0=$(median "${plain[@]%/*}") t1=$(median "${tuned[@]%/*}")
+    f0=$(median "${plain[@]#*/}") f1=$(median "${tuned[@]#*/}")
+    first=$(python3 -c "print('%.2f' % ($f0 / $f1 if $f1 > 0 else 1))")
     # Uneven work of the order of the call's own time.
     [ "$regime" = loop ] && work=$t0
     ratio=$(python3 -c "print('%.2f' % ($t0 / $t1 if $t1 > 0 else 1))")
@@ -143,8 +149,8 @@ for point in "${POINTS[@]}"; do
     else
       verdict="level (within 5 %)"; level=$((level + 1))
     fi
-    printf '   %-10s %8s  %-36s %-9s %10s %10s %6sx  %s\n' "$coll" "$bytes" "$alg" "$regime" \
-      "$t0" "$t1" "$ratio" "$verdict"
+    printf '   %-10s %8s  %-36s %-9s %10s %10s %6sx %6sx  %s\n' "$coll" "$bytes" "$alg" "$regime" \
+      "$t0" "$t1" "$ratio" "$first" "$verdict"
   done
 done
 geomean=$(python3 -c 'import math,sys; v=[float(x) for x in open(sys.argv[1])]; print("%.3f" % math.exp(sum(map(math.log, v)) / len(v)))' "$WORK/ratios")
