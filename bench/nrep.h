@@ -28,10 +28,8 @@ struct NrepOptions {
   int b2 = 5;
   double pilot_rse = 0.05;    // step 2 threshold for the second batch
   int floor = 5;              // K
-  // At most this many (was 1000 before campaigns timed other regimes too:
-  // 300 keeps a campaign within the time it took then, measured in
-  // docs/results-2026-11-26.md, and a launch's median of 300 repetitions
-  // moves by about 1 % from launch noise alone).
+  // At most this many (1000 before campaigns timed other regimes too: 200
+  // keeps a campaign within the time it took then, docs/results-2026-11-26.md).
   int max_nrep = 200;
 };
 
