@@ -253,6 +253,7 @@ int RunCampaign(const Options& o, Bench& b) {
   int exit_code = 0;
   bool upload_failed = false;
   long long repetitions = 0, skipped = 0, uploaded = 0, regime_calls = 0;
+  long long uploaded_series = 0;  // of the other regimes
   double regime_seconds = 0;
   int stopped_early = 0;
   EarlyStop early;
@@ -381,7 +382,13 @@ int RunCampaign(const Options& o, Bench& b) {
         upload_failed = true;
         exit_code = 1;
       } else {
-        uploaded += static_cast<long long>(pending.size());
+        for (const v1::Measurement& m : pending) {
+          if (ParseRegime(m.regime()) == Regime::kSync) {
+            ++uploaded;
+          } else {
+            ++uploaded_series;
+          }
+        }
         if (abort_after > 0 && ++collectives_uploaded >= abort_after) {
           fprintf(stderr, "colltune-bench: aborting after %d collectives "
                           "(COLLTUNE_BENCH_ABORT_AFTER)\n", collectives_uploaded);
@@ -426,9 +433,9 @@ int RunCampaign(const Options& o, Bench& b) {
     fprintf(stderr, "\n");
     if (!o.server.empty() && !upload_failed) {
       fprintf(stderr,
-              "colltune-bench: uploaded %lld points to %s (campaign '%s' "
-              "launch %d); table version now %lld\n",
-              uploaded, o.server.c_str(), campaign.c_str(), o.launch,
+              "colltune-bench: uploaded %lld points and %lld series in other regimes "
+              "to %s (campaign '%s' launch %d); table version now %lld\n",
+              uploaded, uploaded_series, o.server.c_str(), campaign.c_str(), o.launch,
               static_cast<long long>(table_version));
     }
   }

@@ -618,10 +618,14 @@ void ApplyOnline(const std::vector<JobMedian>& online,
   // job whose sender is unknown the job itself (a negative number).
   std::map<std::pair<int, uint64_t>, std::map<int, std::set<int64_t>>> principals;
   std::map<std::pair<int, uint64_t>, uint64_t> bucket_max;
+  // ... -> algorithm -> job -> the job's entry (for the revert rule)
+  std::map<std::pair<int, uint64_t>, std::map<int, std::map<int64_t, const JobMedian*>>>
+      entries;
   for (const JobMedian& m : online) {
     if (InfoOf(m.collective).key == SizeKey::kNone && m.min_bytes != 0) continue;
     by[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)][m.job] =
         m.median_seconds;
+    entries[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)][m.job] = &m;
     principals[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)].insert(
         m.uid >= 0 ? m.uid : -2 - m.job);
     bucket_max[{IndexOf(m.collective), m.min_bytes}] = m.max_bytes;
@@ -634,6 +638,46 @@ void ApplyOnline(const std::vector<JobMedian>& online,
     const uint64_t mid = lo == 0 ? 0
                                  : static_cast<uint64_t>(std::sqrt(
                                        static_cast<double>(lo) * static_cast<double>(hi)));
+    // Back to default within one job (engine.h): the campaign's choice for
+    // the bucket against default's explored calls in the same job.
+    const Algorithm campaign_choice = DecidedAt(*decisions, c, mid);
+    if (o.revert_min_calls > 0 && campaign_choice != Algorithm::kDefault) {
+      const auto& cell_entries = entries[cell];
+      auto chosen = cell_entries.find(IndexOf(campaign_choice));
+      auto def = cell_entries.find(IndexOf(Algorithm::kDefault));
+      const JobMedian* worst_job = nullptr;
+      double worst = 0;  // the choice's median over default's, largest
+      if (chosen != cell_entries.end() && def != cell_entries.end()) {
+        for (const auto& [job, x] : chosen->second) {
+          auto d = def->second.find(job);
+          if (d == def->second.end()) continue;
+          const JobMedian& y = *d->second;
+          // Unauthenticated reports change no table (issue 30's rule).
+          if (x->uid < 0 || x->timed_calls - x->explored_calls < o.revert_min_calls ||
+              y.explored_calls < o.revert_min_calls || y.median_seconds <= 0) {
+            continue;
+          }
+          const double ratio = x->median_seconds / y.median_seconds;
+          if (ratio >= 1 + MarginOf(IndexOf(campaign_choice), o) && ratio > worst) {
+            worst = ratio;
+            worst_job = x;
+          }
+        }
+      }
+      if (worst_job != nullptr) {
+        Decision d;
+        d.rule.collective = c;
+        d.rule.min_bytes = lo;
+        d.rule.max_bytes = hi;
+        d.rule.algorithm = Algorithm::kDefault;
+        d.rule.speedup = worst;  // default's time against the choice's, that job
+        d.evidence.source = Source::kOnline;
+        d.evidence.launches_default = 1;
+        d.evidence.launches_algorithm = 1;
+        Overlay(d, decisions);
+        continue;
+      }
+    }
     const Algorithm incumbent =
         current.empty() ? DecidedAt(*decisions, c, mid)
                         : CurrentChoice(current, c, static_cast<int64_t>(mid));

@@ -66,7 +66,15 @@
 // the current choice (so the incumbent stays unless beaten, and a challenger
 // needs `min_jobs` jobs of its own); elsewhere campaign evidence decides.
 // One job is one sample, whatever it reports, so no single job moves a
-// decision. Nor does a single user: an algorithm's online evidence counts
+// decision to another algorithm. Back to default is different: a job's
+// timed calls of the table's choice and its explored calls of default ran
+// in the same program, in its own regime (back to back, after its own
+// work), which no campaign reproduces exactly. Where, within one job whose
+// sender is known, default was faster than the campaign's choice by the
+// choice's margin (each side with `revert_min_calls` timed calls, default's
+// explored), the bucket goes back to default, as
+// online evidence, while that job's report is among the newest the engine
+// weighs; a table change must make programs faster, and this one did not. Nor does a single user: an algorithm's online evidence counts
 // only when its jobs come from at least `min_uids` distinct uids (the uids
 // munged vouched for, colltuned --auth munge, or the kernel for the unix
 // socket's peers; a job whose sender is unknown counts as a uid of its own,
@@ -101,6 +109,11 @@ struct EngineOptions {
   double alpha = 0.05;  // significance level of the rank tests
   int min_jobs = 3;     // online: distinct jobs per side before it counts
   int min_uids = 2;     // online: distinct uids per side before it counts
+  // Online: one job reverts a bucket to default when, in that job, its
+  // explored default calls ran faster than the calls of the campaign's
+  // choice by that choice's margin, each side with at least this many timed
+  // calls (engine.h, "Online evidence"); 0 switches it off.
+  int64_t revert_min_calls = 16;
   // Launches the paired (within-launch) test needs; 0 switches it off.
   int min_paired_launches = 3;
   // Candidates that beat default and whose medians are within this fraction
@@ -144,6 +157,8 @@ struct JobMedian {
   int64_t job = 0;                        // distinct per job
   double median_seconds = 0;
   int64_t uid = -1;  // who sent the job's reports; -1: not authenticated
+  int64_t timed_calls = 0;     // behind the median, over the job's runs
+  int64_t explored_calls = 0;  // of those, calls that explored the algorithm
 };
 
 enum class Source { kCampaign, kOnline, kPin };

@@ -80,6 +80,12 @@ int main(int argc, char** argv) {
                  "peers'; a report of an unknown sender counts as its own uid)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  app.add_option("--online-revert-calls", options.engine.revert_min_calls,
+                 "One job reverts a size bucket to default when its explored default "
+                 "calls ran faster than the table's choice by the choice's margin, "
+                 "each side with at least this many timed calls (0: never)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
+      ->capture_default_str();
   app.add_option("--online-window", options.online_window,
                  "Newest jobs kept per collective, size bucket and algorithm")
       ->check(CLI::Range(2, 10000))

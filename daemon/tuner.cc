@@ -44,6 +44,7 @@ std::vector<JobMedian> PerJob(const std::vector<db::OnlinePoint>& runs) {
   std::map<int64_t, int64_t> uids;  // job -> uid
   std::map<std::tuple<int, int64_t, int, int64_t>, std::vector<double>> cells;
   std::map<std::tuple<int, int64_t, int, int64_t>, int64_t> max_bytes;
+  std::map<std::tuple<int, int64_t, int, int64_t>, std::pair<int64_t, int64_t>> counts;
   for (const db::OnlinePoint& o : runs) {
     // A job is its id and its sender: another uid naming the same job id is
     // another job, not more runs of this one.
@@ -57,6 +58,8 @@ std::vector<JobMedian> PerJob(const std::vector<db::OnlinePoint>& runs) {
                                      IndexOf(o.algorithm), job);
     cells[key].push_back(o.median_seconds);
     max_bytes[key] = o.max_bytes;
+    counts[key].first += o.timed_calls;
+    counts[key].second += o.explored_calls;
   }
   std::vector<JobMedian> out;
   for (const auto& [key, medians] : cells) {
@@ -64,7 +67,8 @@ std::vector<JobMedian> PerJob(const std::vector<db::OnlinePoint>& runs) {
                    static_cast<Algorithm>(std::get<2>(key)),
                    static_cast<uint64_t>(std::get<1>(key)),
                    static_cast<uint64_t>(max_bytes[key]), std::get<3>(key),
-                   Median(medians), uids[std::get<3>(key)]});
+                   Median(medians), uids[std::get<3>(key)], counts[key].first,
+                   counts[key].second});
   }
   return out;
 }

@@ -13,7 +13,10 @@ cross-validated oracle is picked on the even-numbered repetitions and timed
 on the odd-numbered ones, as is the table's algorithm.
 
   scripts/whatif_table.py --points DIR --table FILE [--table FILE2 ...]
-                          [--comm-size N] [--worst 10]
+                          [--comm-size N] [--worst 10] [--regime sync|loop|imbalance]
+
+Each regime the evaluation timed (synchronized, back to back, after uneven
+work) is scored apart: --regime picks one (sync by default).
 
 Tables are in the shim's text format (docs/table-format.md): `colltune table
 --format shim`, or `colltune-replay --format shim` for the decisions other
@@ -34,7 +37,7 @@ import statistics
 import sys
 
 
-def parse_points(directory):
+def parse_points(directory, regime="sync"):
     launches = []
     for path in sorted(glob.glob(os.path.join(directory, "points-*"))):
         records = []
@@ -44,6 +47,9 @@ def parse_points(directory):
                 if not t or t[0] != "point":
                     continue
                 coll, nbytes, tuned, n = t[1], int(t[2]), t[3], int(t[4])
+                # A record's regime follows its series; none: sync.
+                if (t[5 + 4 * n] if len(t) > 5 + 4 * n else "sync") != regime:
+                    continue
                 series = {}
                 for i in range(n):
                     name, med, even, odd = t[5 + 4 * i: 9 + 4 * i]
@@ -137,8 +143,10 @@ def main():
                     help="a table in the shim's format, or 'measured'")
     ap.add_argument("--comm-size", type=int, default=4)
     ap.add_argument("--worst", type=int, default=0, help="list the N costliest points")
+    ap.add_argument("--regime", default="sync", choices=["sync", "loop", "imbalance"],
+                    help="the regime to score (each is scored apart)")
     a = ap.parse_args()
-    launches = parse_points(a.points)
+    launches = parse_points(a.points, a.regime)
     for path in a.table:
         if path == "measured":
             rows = score(launches, lambda c, b, tuned: "tuned")

@@ -7,8 +7,10 @@
 // algorithm, size bucket), a log-scale histogram. Some events also
 // *explore*: once a bucket has seen enough calls, every explore_every-th
 // event of the bucket starts a burst that runs an eligible alternative to
-// the table's choice (alternatives in turn) for the next kBurst calls of the
-// bucket, so the daemon learns about algorithms the campaign did not cover.
+// the table's choice for the next kBurst calls of the bucket, so the daemon
+// learns about algorithms the campaign did not cover: default every other
+// burst where the table changed the algorithm (the baseline a change is
+// judged against), the others in turn.
 // A burst's first call warms the alternative up (scratch, caches, the
 // library's internal state) and is not timed: a lone call of an algorithm
 // the job otherwise never runs is measured cold, and cold measurements would

@@ -190,8 +190,11 @@ c = p["context"]
 print("context", c["library"], c["library_version"], c["comm_size"], c["nodes"], c["ppn"],
       "launches", p["launches"], "measurements", p["measurements"])'
   # The points table only: it ends at the first blank line (the campaign
-  # launches, named and timed differently, follow).
-  "${CT[@]}" profile "$id" | awk 'NR > 2 && NF == 0 { exit } NR > 2 { print "point", $1, $2, $3, $4 }' | sort
+  # launches, named and timed differently, follow). Its synchronized points:
+  # which candidates are also timed in the other regimes depends on how
+  # they fared in each campaign.
+  "${CT[@]}" profile "$id" |
+    awk 'NR > 2 && NF == 0 { exit } NR > 2 && $NF == "sync" { print "point", $1, $2, $3, $4 }' | sort
 }
 table_shape() {
   "${CT[@]}" table --cluster "$1" --comm-size 2 --format shim | python3 -c '

@@ -70,8 +70,12 @@ expect "a summary counts jobs, decisions and violations" 200 \
 # library's own algorithms seed_web measures (some of Open MPI's), at 20 sizes.
 ALGS=$(json /api/v1/algorithms "len([a for a in d['algorithms'] if a['collective'] in ('allgather','allreduce','alltoall','bcast','gather','reduce','reduce_scatter_block','scan','scatter') and not a['native']]) + 9")
 OPEN_MPI_NATIVES=$(json /api/v1/algorithms "sorted((a['collective'], a['name']) for a in d['algorithms'] if a['native'] and 'Open MPI' in a['libraries'])")
-expect "GET /profiles/ID has every point with its per-launch spread" 200 \
-  "len({(p['collective'], p['algorithm']) for p in d['points'] if not p['algorithm'].startswith('native:')}) == $ALGS and all(sum(q['collective'] == p['collective'] and q['algorithm'] == p['algorithm'] for q in d['points']) == 20 for p in d['points']) and all(p['launches'] == 5 and p['launch_min_seconds'] <= p['median_seconds'] <= p['launch_max_seconds'] and p['min_seconds'] <= p['launch_min_seconds'] for p in d['points'])" \
+# seed_web times the main context in the three regimes (common/regime.h).
+expect "GET /profiles/ID has every point in every regime with its per-launch spread" 200 \
+  "len({(p['collective'], p['algorithm']) for p in d['points'] if not p['algorithm'].startswith('native:')}) == $ALGS and all(sum(q['collective'] == p['collective'] and q['algorithm'] == p['algorithm'] and q['regime'] == p['regime'] for q in d['points']) == 20 for p in d['points']) and {p['regime'] for p in d['points']} == {'sync', 'loop', 'imbalance'} and all(p['launches'] == 5 and p['launch_min_seconds'] <= p['median_seconds'] <= p['launch_max_seconds'] and p['min_seconds'] <= p['launch_min_seconds'] for p in d['points'])" \
+  GET "/api/v1/profiles/$ID"
+expect "GET /profiles/ID: each campaign rule has its evidence per regime" 200 \
+  "any(r['algorithm'] != 'default' for r in d['table']['rules']) and all([e['regime'] for e in r['regimes']] == ['sync', 'loop', 'imbalance'] for r in d['table']['rules'] if r['source'] == 'campaign') and any(any(e['won'] for e in r['regimes']) for r in d['table']['rules'] if r['algorithm'] != 'default') and all(e['speedup'] > 0 for r in d['table']['rules'] for e in r['regimes'])" \
   GET "/api/v1/profiles/$ID"
 expect "GET /profiles/ID has the library's own algorithms, only those Open MPI has" 200 \
   "0 < len({(p['collective'], p['algorithm']) for p in d['points'] if p['algorithm'].startswith('native:')}) and {(p['collective'], p['algorithm']) for p in d['points'] if p['algorithm'].startswith('native:')} <= set(map(tuple, $OPEN_MPI_NATIVES))" \
