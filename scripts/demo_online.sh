@@ -6,7 +6,8 @@
 # runs again and again under the shim, which times 1 call in 128, explores
 # the alternatives on its 1% budget and reports at MPI_Finalize. Each line
 # shows the job's time per call and the table's choice after its report; the
-# demo stops two jobs after the choice changed.
+# demo stops two jobs after the choice changed (one report is enough to go
+# back to default: daemon/engine.h, online evidence).
 #
 #   scripts/demo_online.sh [--jobs 8]
 set -euo pipefail
