@@ -53,6 +53,29 @@ check "the profile counts three launches" python3 -c '
 import json, sys
 p = json.loads(sys.argv[1])
 assert len(p) == 1 and p[0]["launches"] == 3 and p[0]["campaigns"] == 1, p' "$out"
+# Every point was timed in the three regimes: default at every point of every
+# launch, the candidates that could still win besides it.
+small_id=$("${CT[@]}" profiles --cluster small --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+check "the profile has every point's default back to back and after uneven work" python3 -c '
+import json, sys
+pts = json.loads(sys.argv[1])["points"]
+for regime in ("loop", "imbalance"):
+    got = {(p["collective"], p["msg_bytes"]) for p in pts if p["regime"] == regime and p["algorithm"] == "default" and p["launches"] == 3}
+    assert len(got) == 6, (regime, got)' "$("${CT[@]}" profile "$small_id" --json)"
+check "the table gives each campaign range its evidence per regime" \
+  grep -Eq "^(allreduce|scatter) .* sync" <<<"$("${CT[@]}" table --cluster small --comm-size 2)"
+check "... and marks none as decided on sync alone" \
+  bash -c '! grep -q "sync only" <<<"$1"' _ "$("${CT[@]}" table --cluster small --comm-size 2)"
+# A campaign timed synchronized only (as every campaign before regimes) is
+# decided, and its ranges are marked.
+out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 3 --name synconly \
+      --cluster synconly -- --collectives allreduce --sizes 8,64K --nrep 10 --regimes sync \
+      --quiet </dev/null 2>&1)
+check "a campaign with --regimes sync runs" test $? -eq 0
+table=$("${CT[@]}" table --cluster synconly --comm-size 2)
+check "its ranges are marked as decided on synchronized timings only" \
+  grep -q "^allreduce .* sync only" <<<"$table"
+check "... and colltune table says so under the table" grep -q "decided on synchronized timings only" <<<"$table"
 
 # 1b. Gatherv and scatterv: a point is a block-size distribution (seed 000's
 # six) and an average block size; the table gets one rule for all sizes; a

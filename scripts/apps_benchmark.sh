@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Real applications as the final judge of a table: LAMMPS (C++) and Quantum
+# ESPRESSO's pw.x (Fortran 90), Debian's builds, run natively and under the
+# shim with the table a campaign on this machine made, launches alternating,
+# processes bound. Prints, per application, its own timer (LAMMPS's "Loop
+# time", pw.x's WALL) natively and tuned, the ratio tuned/native of the
+# medians, and a 95 % confidence interval of the ratio from the launches'
+# pairs (t distribution over the per-pair ratios). Under 1: colltune made the
+# application faster.
+#
+#   scripts/apps_benchmark.sh [--np 4] [--launches 5] [--campaign-launches 4]
+#                             [--table FILE]   (a table instead of a campaign)
+#
+# The inputs are those of tests/apps/ made larger so that collectives are a
+# visible share of the time: LAMMPS's rock-salt system with PPPM at 8x8x8
+# cells (4096 atoms, 300 steps), pw.x's silicon SCF with 8x8x8 k-points.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NP=4
+LAUNCHES=5
+CAMPAIGN_LAUNCHES=4
+TABLE=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --np) NP=$2; shift 2 ;;
+    --launches) LAUNCHES=$2; shift 2 ;;
+    --campaign-launches) CAMPAIGN_LAUNCHES=$2; shift 2 ;;
+    --table) TABLE=$(realpath "$2"); shift 2 ;;
+    *) echo "usage: scripts/apps_benchmark.sh [--np N] [--launches N] [--campaign-launches N] [--table FILE]" >&2; exit 2 ;;
+  esac
+done
+[ "$LAUNCHES" -ge 2 ] || { echo "apps_benchmark.sh: --launches must be at least 2" >&2; exit 2; }
+
+scripts/install-deps.sh
+for tool in pw.x ld1.x lmp; do
+  command -v "$tool" >/dev/null || { echo "apps_benchmark.sh: $tool is missing" >&2; exit 1; }
+done
+bazel build -c opt //daemon:colltuned //cli:colltune //bench:colltune-bench \
+  //shim:libcolltune.so 2>&1 | tail -n 1
+BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
+COLLTUNED=$BIN/daemon/colltuned
+COLLTUNE=$BIN/cli/colltune
+SHIM=$BIN/shim/libcolltune.so
+MPIRUN="mpirun.openmpi --bind-to core:overload-allowed --map-by core"
+source scripts/lib/daemon.sh apps
+export OMP_NUM_THREADS=1
+
+if [ -z "$TABLE" ]; then
+  echo "== campaign: $CAMPAIGN_LAUNCHES launches of colltune-bench on $NP processes"
+  "$COLLTUNE" --server "$SERVER" campaign --np "$NP" --launches "$CAMPAIGN_LAUNCHES" \
+    --mpirun "$MPIRUN" --name apps --bench "$BIN/bench/colltune-bench" -- --quiet \
+    </dev/null 2>&1 | grep -E "^colltune: launch [0-9]+/[0-9]+ (done|failed)" || true
+  TABLE=$WORK/table.txt
+  "$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --format shim > "$TABLE"
+fi
+echo "== the table ($(grep -vc -e '^#' -e '^colltune-table' -e '^section' -e '^library' -e ' default' "$TABLE") ranges not default): $TABLE"
+
+# The inputs.
+cd "$WORK"
+sed -e 's/^region .*/region          box block 0 8 0 8 0 8/' -e 's/^run .*/run             300/' \
+  "$OLDPWD/tests/apps/lammps/in.nacl" > in.nacl
+sed -e 's/^ 4 4 4 1 1 1/ 8 8 8 1 1 1/' "$OLDPWD/tests/apps/qe/si_scf.in" > si_scf.in
+ld1.x < "$OLDPWD/tests/apps/qe/si_ld1.in" > ld1.out 2>&1 || { echo "ld1.x failed" >&2; tail ld1.out >&2; exit 1; }
+
+# run NATIVE|TUNED APP: prints the application's own timer, in seconds.
+run() {
+  local how=$1 app=$2 env=() out
+  if [ "$how" = tuned ]; then
+    env=(-x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$TABLE" -x COLLTUNE_SPOOL_DIR="$WORK/spool")
+  fi
+  if [ "$app" = lammps ]; then
+    out=$($MPIRUN -np "$NP" -x OMP_NUM_THREADS ${env[@]+"${env[@]}"} lmp -in in.nacl -log none \
+          -echo none 2>&1)
+    sed -n 's/^Loop time of \([0-9.e+-]*\) on .*/\1/p' <<<"$out" | tail -n 1
+  else
+    rm -rf tmp
+    out=$($MPIRUN -np "$NP" -x OMP_NUM_THREADS ${env[@]+"${env[@]}"} pw.x -nd 1 -in si_scf.in 2>&1)
+    # "PWSCF        :      2.01s CPU      2.23s WALL" (or "1m 2.3s WALL")
+    grep -E "^ +PWSCF +:" <<<"$out" | tail -n 1 | python3 -c '
+import re, sys
+wall = sys.stdin.read().split("CPU")[-1]
+m = re.search(r"(?:(\d+)m\s*)?([\d.]+)s\s+WALL", wall)
+print(int(m.group(1) or 0) * 60 + float(m.group(2)) if m else "")'
+  fi
+}
+
+echo "== $LAUNCHES launches each way, alternating, $NP processes bound"
+for app in lammps pw.x; do
+  native=() tuned=()
+  for k in $(seq "$LAUNCHES"); do
+    if [ $((k % 2)) -eq 1 ]; then
+      native+=("$(run native "$app")"); tuned+=("$(run tuned "$app")")
+    else
+      tuned+=("$(run tuned "$app")"); native+=("$(run native "$app")")
+    fi
+  done
+  python3 - "$app" "${native[*]}" "${tuned[*]}" <<'PY'
+import math, statistics, sys
+app, native, tuned = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+if len(native) != len(tuned) or not native or "" in native + tuned:
+    sys.exit(f"   {app}: a run printed no timer (native {native}, tuned {tuned})")
+native, tuned = [float(x) for x in native], [float(x) for x in tuned]
+ratios = [t / n for n, t in zip(native, tuned)]
+n = len(ratios)
+mean, sd = statistics.mean(ratios), statistics.stdev(ratios)
+# Two-sided 95 % quantiles of Student's t for n - 1 degrees of freedom.
+T = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+     9: 2.262, 10: 2.228}
+half = T.get(n - 1, 2.0) * sd / math.sqrt(n)
+timer = "Loop time" if app == "lammps" else "WALL"
+print(f"   {app:<7} {timer:<9} native median {statistics.median(native):8.3f} s, tuned "
+      f"{statistics.median(tuned):8.3f} s; tuned/native {statistics.median(tuned) / statistics.median(native):.3f} "
+      f"(medians); per-pair mean {mean:.3f}, 95 % CI [{mean - half:.3f}, {mean + half:.3f}]")
+print(f"           native {' '.join(f'{x:.3f}' for x in native)}")
+print(f"           tuned  {' '.join(f'{x:.3f}' for x in tuned)}")
+PY
+done
