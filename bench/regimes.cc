@@ -51,9 +51,14 @@ RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
   RegimePlan p;
   const int least = std::max(1, o.min_calls), most = std::max(least, o.max_calls);
   const double per_loop = o.loop_us * 1e-6;
+  // No more calls in all than default's synchronized repetitions (NREP
+  // sized those to the point's noise), where that leaves a loop of at least
+  // `least` calls: `min_reps` repetitions of it.
+  const int budget = std::max(least, sync_reps_of_default / std::max(1, o.min_reps));
   p.calls = sync_median_of_default > 0
                 ? static_cast<int>(std::min<double>(
-                      most, std::max<double>(least, std::ceil(per_loop / sync_median_of_default))))
+                      std::min(most, budget),
+                      std::max<double>(least, std::ceil(per_loop / sync_median_of_default))))
                 : least;
   p.reps = std::clamp((sync_reps_of_default + p.calls - 1) / p.calls, o.min_reps,
                       std::max(o.min_reps, o.max_reps));

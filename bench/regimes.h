@@ -27,10 +27,11 @@ struct RegimeOptions {
   // A repetition is a loop long enough for back-to-back calls to reach
   // their steady state: about `loop_us` microseconds of default's
   // synchronized latency (more calls than that time allows where the loop
-  // overlaps them), `min_calls` to `max_calls` calls.
+  // overlaps them), `min_calls` to `max_calls` calls, and no more calls in
+  // `min_reps` repetitions than default's synchronized repetitions.
   double loop_us = 250;
   int min_calls = 4;
-  int max_calls = 1000;
+  int max_calls = 400;
   // Repetitions per algorithm back to back: about as many calls as
   // default's synchronized repetitions, in these bounds; after uneven work,
   // whose repetitions cost more (the work), half as many, at least
