@@ -9,24 +9,31 @@
 # application faster.
 #
 #   scripts/apps_benchmark.sh [--np 4] [--launches 5] [--campaign-launches 4]
-#                             [--table FILE]   (a table instead of a campaign)
+#                             [--table FILE]       (a table instead of a campaign)
+#                             [--save-table FILE]  (keep the campaign's table)
+#                             [--apps "lammps pw.x"]
 #
 # The inputs are those of tests/apps/ made larger so that collectives are a
 # visible share of the time: LAMMPS's rock-salt system with PPPM at 8x8x8
-# cells (4096 atoms, 300 steps), pw.x's silicon SCF with 8x8x8 k-points.
+# cells (4096 atoms, 300 steps), pw.x's silicon SCF with 8x8x8 k-points and
+# a 30 Ry cut-off.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NP=4
 LAUNCHES=5
 CAMPAIGN_LAUNCHES=4
 TABLE=""
+SAVE=""
+APPS="lammps pw.x"
 while [ $# -gt 0 ]; do
   case "$1" in
+    --save-table) SAVE=$(realpath -m "$2"); shift 2 ;;
+    --apps) APPS=$2; shift 2 ;;
     --np) NP=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
     --campaign-launches) CAMPAIGN_LAUNCHES=$2; shift 2 ;;
     --table) TABLE=$(realpath "$2"); shift 2 ;;
-    *) echo "usage: scripts/apps_benchmark.sh [--np N] [--launches N] [--campaign-launches N] [--table FILE]" >&2; exit 2 ;;
+    *) echo "usage: scripts/apps_benchmark.sh [--np N] [--launches N] [--campaign-launches N] [--table FILE] [--save-table FILE] [--apps LIST]" >&2; exit 2 ;;
   esac
 done
 [ "$LAUNCHES" -ge 2 ] || { echo "apps_benchmark.sh: --launches must be at least 2" >&2; exit 2; }
@@ -52,6 +59,7 @@ if [ -z "$TABLE" ]; then
     </dev/null 2>&1 | grep -E "^colltune: launch [0-9]+/[0-9]+ (done|failed)" || true
   TABLE=$WORK/table.txt
   "$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --format shim > "$TABLE"
+  [ -n "$SAVE" ] && cp "$TABLE" "$SAVE"
 fi
 echo "== the table ($(grep -vc -e '^#' -e '^colltune-table' -e '^section' -e '^library' -e ' default' "$TABLE") ranges not default): $TABLE"
 
@@ -59,7 +67,8 @@ echo "== the table ($(grep -vc -e '^#' -e '^colltune-table' -e '^section' -e '^l
 cd "$WORK"
 sed -e 's/^region .*/region          box block 0 8 0 8 0 8/' -e 's/^run .*/run             300/' \
   "$OLDPWD/tests/apps/lammps/in.nacl" > in.nacl
-sed -e 's/^ 4 4 4 1 1 1/ 8 8 8 1 1 1/' "$OLDPWD/tests/apps/qe/si_scf.in" > si_scf.in
+sed -e 's/^ 4 4 4 1 1 1/ 8 8 8 1 1 1/' -e 's/ecutwfc = 16.0/ecutwfc = 30.0/' \
+  "$OLDPWD/tests/apps/qe/si_scf.in" > si_scf.in
 ld1.x < "$OLDPWD/tests/apps/qe/si_ld1.in" > ld1.out 2>&1 || { echo "ld1.x failed" >&2; tail ld1.out >&2; exit 1; }
 
 # run NATIVE|TUNED APP: prints the application's own timer, in seconds.
@@ -85,7 +94,7 @@ print(int(m.group(1) or 0) * 60 + float(m.group(2)) if m else "")'
 }
 
 echo "== $LAUNCHES launches each way, alternating, $NP processes bound"
-for app in lammps pw.x; do
+for app in $APPS; do
   native=() tuned=()
   for k in $(seq "$LAUNCHES"); do
     if [ $((k % 2)) -eq 1 ]; then
