@@ -104,6 +104,13 @@ int ListAlgorithms(const Bench& b) {
              : !l.settable ? " (the library refuses to set it at run time: not tuned)"
                            : "");
     }
+    // colltune's segmented variants of the library's algorithms.
+    for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
+      const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
+      if (info.collective != c || info.segment == 0 || !b.natives->Has(info.id)) continue;
+      printf("%-22s %-44s %d, segment size %u\n", std::string(InfoOf(c).name).c_str(),
+             std::string(info.name).c_str(), b.natives->ValueOf(info.id), info.segment);
+    }
   }
   return 0;
 }

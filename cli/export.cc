@@ -142,9 +142,12 @@ static_assert(std::size(kFileNames) == kNumCollectives);
 
 // Open MPI's rule fields after the algorithm: fan-in/out and segment size.
 // These are coll/tuned's defaults for a forced algorithm
-// (coll_tuned_<coll>_algorithm_{tree,chain}_fanout = 4, _segmentsize = 0),
-// so a rule runs what the shim's forcing runs.
-constexpr std::string_view kOmpiFanoutSegsize = "4 0";
+// (coll_tuned_<coll>_algorithm_{tree,chain}_fanout = 4, _segmentsize = 0)
+// but for the catalogue's segmented variants, so a rule runs what the
+// shim's forcing runs.
+std::string OmpiFanoutSegsize(std::optional<Algorithm> a) {
+  return "4 " + std::to_string(a ? InfoOf(*a).segment : 0);
+}
 
 // MPICH 4.0.2's restrictions on its algorithms (src/mpi/coll/coll_algorithms.txt).
 // Its algorithm variables check them and fall back to the automatic choice;
@@ -559,7 +562,7 @@ std::string OmpiRules(const std::vector<std::pair<Collective, std::vector<Row>>>
           << SizesText(row.lo, row.hi) << ": " << SectionsText(row.sections) << "\n";
       for (const Piece* p : pieces) {
         out << "  " << p->min << " " << (p->native ? OmpiNumber(c, *p->native) : 0) << " "
-            << kOmpiFanoutSegsize << "  # "
+            << OmpiFanoutSegsize(p->native) << "  # "
             << (p->native ? InfoOf(*p->native).name : "Open MPI's fixed decision")
             << "\n";
       }

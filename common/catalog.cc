@@ -27,7 +27,10 @@ constexpr CollectiveInfo kCollectives[kNumCollectives] = {
 
 // Where a forced native algorithm is wrong for non-commutative operations,
 // and the size it is limited to (AlgorithmInfo; docs/library-controls.md).
-constexpr uint8_t Unordered(Collective c, std::string_view name) {
+constexpr uint8_t Unordered(Collective c, std::string_view full_name, uint32_t segment) {
+  // A segmented variant combines operands as its algorithm does.
+  const std::string_view name =
+      segment == 0 ? full_name : full_name.substr(0, full_name.rfind(kSegmentInfix));
   if (c == Collective::kAllreduce) {
     return name == "native:ring" || name == "native:segmented_ring" ? kOpenMpi : 0;
   }
@@ -44,16 +47,26 @@ constexpr uint8_t Unordered(Collective c, std::string_view name) {
 }
 
 constexpr AlgorithmInfo Native(int i, Collective c, std::string_view name,
-                               uint8_t libraries) {
+                               uint8_t libraries, uint32_t segment = 0) {
   return {static_cast<Algorithm>(static_cast<int>(Algorithm::kFirstNative) + i),
           c,
           name,
           "",
-          "the library's own algorithm of this name, forced",
+          segment == 0 ? "the library's own algorithm of this name, forced"
+                       : "the library's own algorithm, forced with this segment size",
           libraries,
-          Unordered(c, name),
-          static_cast<uint8_t>(name == "native:two_proc" ? 2 : 0)};
+          Unordered(c, name, segment),
+          static_cast<uint8_t>(name == "native:two_proc" ? 2 : 0),
+          segment};
 }
+
+// Open MPI runs a forced algorithm unsegmented unless its segment size is
+// forced too; its own fixed rules segment exactly where unsegmented trees
+// lose (their root is the bottleneck). So the algorithms that segment are
+// also candidates at two segment sizes, each eligible only for messages of
+// at least two segments.
+constexpr uint32_t kSegSmall = 16 * 1024;
+constexpr uint32_t kSegLarge = 128 * 1024;
 
 constexpr AlgorithmInfo kAlgorithms[kNumAlgorithms] = {
     {Algorithm::kDefault, Collective::kAllgather, "default", "",
@@ -275,6 +288,31 @@ constexpr AlgorithmInfo kAlgorithms[kNumAlgorithms] = {
     Native(105, Collective::kScatter, "native:nb", kMpich),
     Native(106, Collective::kScatterv, "native:linear", kMpich),
     Native(107, Collective::kScatterv, "native:nb", kMpich),
+    // Open MPI's segmenting algorithms with a forced segment size.
+    Native(108, Collective::kAllreduce, "native:segmented_ring_seg16k", kOpenMpi, kSegSmall),
+    Native(109, Collective::kAllreduce, "native:segmented_ring_seg128k", kOpenMpi, kSegLarge),
+    Native(110, Collective::kBcast, "native:binary_tree_seg16k", kOpenMpi, kSegSmall),
+    Native(111, Collective::kBcast, "native:binary_tree_seg128k", kOpenMpi, kSegLarge),
+    Native(112, Collective::kBcast, "native:binomial_seg16k", kOpenMpi, kSegSmall),
+    Native(113, Collective::kBcast, "native:binomial_seg128k", kOpenMpi, kSegLarge),
+    Native(114, Collective::kBcast, "native:chain_seg16k", kOpenMpi, kSegSmall),
+    Native(115, Collective::kBcast, "native:chain_seg128k", kOpenMpi, kSegLarge),
+    Native(116, Collective::kBcast, "native:knomial_seg16k", kOpenMpi, kSegSmall),
+    Native(117, Collective::kBcast, "native:knomial_seg128k", kOpenMpi, kSegLarge),
+    Native(118, Collective::kBcast, "native:pipeline_seg16k", kOpenMpi, kSegSmall),
+    Native(119, Collective::kBcast, "native:pipeline_seg128k", kOpenMpi, kSegLarge),
+    Native(120, Collective::kBcast, "native:split_binary_tree_seg16k", kOpenMpi, kSegSmall),
+    Native(121, Collective::kBcast, "native:split_binary_tree_seg128k", kOpenMpi, kSegLarge),
+    Native(122, Collective::kReduce, "native:binary_seg16k", kOpenMpi, kSegSmall),
+    Native(123, Collective::kReduce, "native:binary_seg128k", kOpenMpi, kSegLarge),
+    Native(124, Collective::kReduce, "native:binomial_seg16k", kOpenMpi, kSegSmall),
+    Native(125, Collective::kReduce, "native:binomial_seg128k", kOpenMpi, kSegLarge),
+    Native(126, Collective::kReduce, "native:chain_seg16k", kOpenMpi, kSegSmall),
+    Native(127, Collective::kReduce, "native:chain_seg128k", kOpenMpi, kSegLarge),
+    Native(128, Collective::kReduce, "native:in-order_binary_seg16k", kOpenMpi, kSegSmall),
+    Native(129, Collective::kReduce, "native:in-order_binary_seg128k", kOpenMpi, kSegLarge),
+    Native(130, Collective::kReduce, "native:pipeline_seg16k", kOpenMpi, kSegSmall),
+    Native(131, Collective::kReduce, "native:pipeline_seg128k", kOpenMpi, kSegLarge),
 };
 
 }  // namespace
@@ -311,7 +349,9 @@ bool Implements(Algorithm a, Collective c) {
 std::optional<Algorithm> FindNative(Collective c, std::string_view library_name) {
   for (int i = IndexOf(Algorithm::kFirstNative); i < kNumAlgorithms; ++i) {
     const AlgorithmInfo& info = kAlgorithms[i];
-    if (info.collective == c && info.library_name() == library_name) return info.id;
+    if (info.collective == c && info.segment == 0 && info.library_name() == library_name) {
+      return info.id;
+    }
   }
   return std::nullopt;
 }

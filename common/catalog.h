@@ -108,7 +108,7 @@ enum class Algorithm : uint8_t {
   kReducescatterAsReducescatterblockPadded,
   kFirstNative,  // the first of kNumNatives native algorithms
 };
-inline constexpr int kNumNatives = 108;
+inline constexpr int kNumNatives = 132;
 inline constexpr int kNumAlgorithms = static_cast<int>(Algorithm::kFirstNative) + kNumNatives;
 
 // The MPI libraries whose own algorithms colltune can force, as a bit mask.
@@ -118,6 +118,8 @@ enum NativeLibrary : uint8_t {
 };
 // Prefix of every native algorithm's name.
 inline constexpr std::string_view kNativePrefix = "native:";
+// Between a native algorithm's name and its forced segment size.
+inline constexpr std::string_view kSegmentInfix = "_seg";
 
 struct CollectiveInfo {
   Collective id;
@@ -149,11 +151,18 @@ struct AlgorithmInfo {
   // The only communicator size it runs on (Open MPI's two_proc algorithms
   // fail elsewhere instead of falling back), 0 for any.
   uint8_t only_size = 0;
+  // Native algorithms: the segment size in bytes it is forced with (Open
+  // MPI's coll_tuned_<collective>_algorithm_segmentsize), named
+  // `native:<name>_seg<k>k`; 0: the library's own segmentation.
+  uint32_t segment = 0;
 
   bool native() const { return libraries != 0; }
-  // The library's own name of a native algorithm ("ring"), else `name`.
+  // The library's own name of a native algorithm ("ring", also for
+  // "native:ring_seg16k"), else `name`.
   std::string_view library_name() const {
-    return native() ? name.substr(kNativePrefix.size()) : name;
+    if (!native()) return name;
+    const std::string_view rest = name.substr(kNativePrefix.size());
+    return segment == 0 ? rest : rest.substr(0, rest.rfind(kSegmentInfix));
   }
 };
 
@@ -177,7 +186,8 @@ bool Implements(Algorithm a, Collective c);
 inline bool IsNative(Algorithm a) { return a >= Algorithm::kFirstNative; }
 
 // The native algorithm of collective `c` the library calls `library_name`
-// ("recursive_doubling"), if colltune knows one.
+// ("recursive_doubling"), if colltune knows one: the one with the library's
+// own segmentation.
 std::optional<Algorithm> FindNative(Collective c, std::string_view library_name);
 
 // The library family of a LibraryId name ("Open MPI" -> kOpenMpi, "MPICH" ->

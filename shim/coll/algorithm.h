@@ -90,6 +90,10 @@ bool NativeEligible(Algorithm id, const Call& call, const CollEnv& env) {
   if (env.natives == nullptr || !env.natives->Runnable(id, env.native_comms, env.size)) {
     return false;
   }
+  // A forced segment size is a choice for messages of two segments or more
+  // (the same bytes on every rank: the same signature).
+  const uint32_t segment = InfoOf(id).segment;
+  if (segment != 0 && call.KeyBytes(env) < 2 * static_cast<int64_t>(segment)) return false;
   if constexpr (std::is_same_v<Call, ReduceScatterCall>) {
     if (!NativeReduceScatterOk(InfoOf(id).name, call.recvcounts, env.size,
                                call.sendbuf == MPI_IN_PLACE)) {

@@ -100,6 +100,7 @@ NativeAlgorithms::NativeAlgorithms() { value_.fill(-1); }
 NativeAlgorithms::~NativeAlgorithms() {
   for (int c = 0; c < kNumCollectives; ++c) {
     if (has_handle_[c]) PMPI_T_cvar_handle_free(&handle_[c]);
+    if (has_segment_handle_[c]) PMPI_T_cvar_handle_free(&segment_handle_[c]);
   }
   if (t_initialized_) PMPI_T_finalize();
 }
@@ -202,7 +203,7 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
     std::vector<std::string_view> known;
     for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
       const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
-      if (info.collective == c) known.push_back(info.library_name());
+      if (info.collective == c && info.segment == 0) known.push_back(info.library_name());
     }
     std::string unknown;
     auto names = ParseMpichList(cvar->description, known, &unknown);
@@ -251,9 +252,43 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
       n->value_[IndexOf(*id)] = value;
       any = true;
     }
+#if defined(OPEN_MPI)
+    n->DiscoverSegments(c);
+#endif
   }
   if (any) n->control_ = control;
   return n;
+}
+
+void NativeAlgorithms::DiscoverSegments(Collective c) {
+  const int ci = IndexOf(c);
+  bool wanted = false;
+  for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
+    const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
+    if (info.collective == c && info.segment != 0 && (info.libraries & kLibrary)) {
+      wanted = true;
+    }
+  }
+  if (!wanted) return;
+  auto cvar = FindCvar("coll_tuned_" + std::string(InfoOf(c).name) +
+                       "_algorithm_segmentsize");
+  if (!cvar || cvar->type != MPI_INT) return;
+  MPI_T_cvar_handle h;
+  int count = 0, current = 0;
+  if (PMPI_T_cvar_handle_alloc(cvar->index, nullptr, &h, &count) != MPI_SUCCESS) return;
+  if (count != 1 || !ReadInt(h, &current) ||
+      PMPI_T_cvar_write(h, &current) != MPI_SUCCESS) {
+    PMPI_T_cvar_handle_free(&h);
+    return;
+  }
+  segment_handle_[ci] = h;
+  has_segment_handle_[ci] = true;
+  for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
+    const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
+    if (info.collective != c || info.segment == 0 || !(info.libraries & kLibrary)) continue;
+    const std::optional<Algorithm> base = FindNative(c, info.library_name());
+    if (base) value_[a] = value_[IndexOf(*base)];
+  }
 }
 
 std::unique_ptr<NativeAlgorithms> NativeAlgorithms::DiscoverEverywhere(
@@ -295,6 +330,16 @@ int NativeAlgorithms::Swap(Collective c, int value) const {
   return old;
 }
 
+int NativeAlgorithms::SwapSegment(Collective c, int bytes) const {
+  const int ci = IndexOf(c);
+  if (!has_segment_handle_[ci]) return -1;
+  int old = -1;
+  MPI_T_cvar_handle h = segment_handle_[ci];
+  if (!ReadInt(h, &old)) return -1;
+  if (PMPI_T_cvar_write(h, &bytes) != MPI_SUCCESS) return -1;
+  return old;
+}
+
 int NativeAlgorithms::Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
                           int (*fn)(const void*, MPI_Comm), const void* call) const {
   if (control_ == NativeControl::kPerCall) {
@@ -332,7 +377,9 @@ int NativeComms::Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm
   }
   if (Full()) return MPI_ERR_OTHER;
   const Collective c = InfoOf(a).collective;
+  const int segment = static_cast<int>(InfoOf(a).segment);
   const int old = natives.Swap(c, natives.value_[IndexOf(a)]);
+  const int old_segment = segment != 0 ? natives.SwapSegment(c, segment) : 0;
   MPI_Group group = MPI_GROUP_NULL;
   MPI_Comm shadow = MPI_COMM_NULL;
   int rc = PMPI_Comm_group(comm, &group);
@@ -340,7 +387,8 @@ int NativeComms::Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm
   if (rc == MPI_SUCCESS) rc = PMPI_Comm_create(comm, group, &shadow);
   if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
   if (old >= 0) natives.Swap(c, old);
-  if (rc != MPI_SUCCESS || shadow == MPI_COMM_NULL || old < 0) {
+  if (segment != 0 && old_segment >= 0) natives.SwapSegment(c, old_segment);
+  if (rc != MPI_SUCCESS || shadow == MPI_COMM_NULL || old < 0 || old_segment < 0) {
     // A shadow without the algorithm forced would run the default while we
     // report the native one: give up on this communicator's shadows (the
     // same verdict on every rank only if all failed alike, which a failed

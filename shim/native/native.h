@@ -7,7 +7,9 @@
 //  * Open MPI (coll/tuned): the enumeration of `coll_tuned_<coll>_algorithm`
 //    names the algorithms. Its value is read when a communicator is created
 //    (and only if `coll_tuned_use_dynamic_rules` was on at MPI_Init, which
-//    the shim's MPI_Init arranges, native_init.h). So an algorithm runs on a
+//    the shim's MPI_Init arranges, native_init.h), and so is its segment size
+//    (`coll_tuned_<coll>_algorithm_segmentsize`, forced for the catalogue's
+//    `_seg<k>k` variants). So an algorithm runs on a
 //    shadow communicator: the user's group in the user's order, created with
 //    the variable set and restored at once, on the first call that needs it
 //    (every rank is in that call: decisions are rank-consistent), at most
@@ -97,12 +99,19 @@ class NativeAlgorithms {
   NativeAlgorithms();
   // Sets the control of `c` to `value`; returns the value it had, or -1.
   int Swap(Collective c, int value) const;
+  // The same for the segment size of `c`'s forced algorithm (Open MPI).
+  int SwapSegment(Collective c, int bytes) const;
+  // Offers the segmented variants of `c`'s offered algorithms if the library
+  // lets their segment size be set (Open MPI).
+  void DiscoverSegments(Collective c);
 
   NativeControl control_ = NativeControl::kNone;
   bool t_initialized_ = false;
   std::array<int, kNumAlgorithms> value_;
   std::array<MPI_T_cvar_handle, kNumCollectives> handle_{};
   std::array<bool, kNumCollectives> has_handle_{};
+  std::array<MPI_T_cvar_handle, kNumCollectives> segment_handle_{};
+  std::array<bool, kNumCollectives> has_segment_handle_{};
   std::vector<Listed> listed_;
 };
 

@@ -177,6 +177,25 @@ same "a section for 1 process does not reach 4 processes" \
 same "a section for 8 processes serves 4" \
   "$(ompi_file 2048 "$T/c4.rules")" "$(ompi_forced 2048 basic_linear)"
 
+# A segmented variant carries its segment size into the rule's fourth field:
+# the file runs what forcing segmented_ring with 16 KiB segments runs, which
+# at 256 KiB is not the unsegmented algorithm.
+table "$T/s.table" "Open MPI" <<'EOF'
+section 4
+allreduce 0 131071 default
+allreduce 131072 inf native:segmented_ring_seg16k
+EOF
+check "ompi-rules export of a segmented variant" \
+  "${CT[@]}" export --format ompi-rules --table "$T/s.table" --assume-commutative -o "$T/s.rules"
+check "... writes its segment size in the rule" \
+  grep -Eq '^ *131072 5 4 16384 ' "$T/s.rules"
+seg16k_32768=$(run_openmpi -np 4 "${DYN[@]}" --mca coll_tuned_allreduce_algorithm segmented_ring \
+  --mca coll_tuned_allreduce_algorithm_segmentsize 16384 "$T/trace_ompi" 32768 2>/dev/null | sort)
+differ "at 256 KiB 16 KiB segments change what segmented_ring runs" \
+  "$seg16k_32768" "$(ompi_forced 32768 segmented_ring)"
+same "at 256 KiB the file runs segmented_ring with 16 KiB segments" \
+  "$(ompi_file 32768 "$T/s.rules")" "$seg16k_32768"
+
 # Every collective Open MPI can tune, in one file: the 17 collectives all run
 # right under it, and the file is read (an allreduce in it runs as forced).
 table "$T/all.table" "Open MPI" <<'EOF'

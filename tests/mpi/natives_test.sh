@@ -45,7 +45,12 @@ natives_of() {  # natives_of openmpi|mpich
 }
 listed_of() {  # every native algorithm listed, tuned or not: "coll native:name value"
   run_openmpi -np 1 "$BENCH_OMPI" --list-algorithms 2>/dev/null |
-    awk '$2 ~ /^native:/ { print $1, $2, $3 }'
+    awk '$2 ~ /^native:/ && $2 !~ /_seg[0-9]+k$/ { print $1, $2, $3 }'
+}
+# colltune's segmented variants: "coll native:name_segNk value segment"
+segmented_of() {
+  run_openmpi -np 1 "$BENCH_OMPI" --list-algorithms 2>/dev/null |
+    awk '$2 ~ /^native:.*_seg[0-9]+k$/ { sub(/,$/, "", $3); print $1, $2, $3, $6 }'
 }
 mapfile -t OMPI_LISTED < <(listed_of)
 mapfile -t OMPI_NATIVES < <(natives_of openmpi)
@@ -178,6 +183,44 @@ else
   fail "a table's native ranges run the library's algorithms by size" \
     "want 64: $rd / 1024: $ring"$'\n'"got:"$'\n'"$out"$'\n'"$(cat "$T_TMP/trace.err")"
 fi
+
+# Segmented variants (native:<name>_seg<k>k): offered for Open MPI's
+# segmenting algorithms with the base algorithm's value and the named size,
+# and forced through the shim they run what Open MPI runs forced to the
+# algorithm and that segment size; below two segments the default runs.
+mapfile -t OMPI_SEGMENTED < <(segmented_of)
+bad=""
+for line in "${OMPI_SEGMENTED[@]}"; do
+  read -r coll name value segment <<<"$line"
+  base=${name%_seg*}
+  want=$(printf '%s\n' "${OMPI_LISTED[@]}" | awk -v c="$coll" -v n="$base" '$1 == c && $2 == n { print $3 }')
+  k=${name##*_seg}
+  [ -n "$want" ] && [ "$value" = "$want" ] && [ "$segment" = "$(( ${k%k} * 1024 ))" ] ||
+    bad+=" $coll/$name($value $segment, base $want)"
+done
+check "Open MPI: ${#OMPI_SEGMENTED[@]} segmented variants, each with its algorithm's value and its segment size$bad" \
+  test "${#OMPI_SEGMENTED[@]}" -ge 20 -a -z "$bad"
+check "MPICH offers no segmented variant" \
+  test -z "$(run_mpich -np 1 "$BENCH_MPICH" --list-algorithms 2>/dev/null | grep -E 'native:.*_seg[0-9]+k')"
+# 32768 doubles (256 KiB): segmented_ring with 16 KiB segments combines
+# segments of blocks, unsegmented it runs the plain ring.
+seg_value=$(printf '%s\n' "${OMPI_LISTED[@]}" | awk '$1 == "allreduce" && $2 == "native:segmented_ring" { print $3 }')
+theirs=$(trace_ompi --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm "$seg_value" \
+         --mca coll_tuned_allreduce_algorithm_segmentsize 16384 -- 32768)
+unsegmented=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_FORCE=allreduce=native:segmented_ring -- 32768)
+ours=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_FORCE=allreduce=native:segmented_ring_seg16k -- 32768)
+if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && [ "$ours" != "$unsegmented" ] &&
+   ! grep -q WRONG <<<"$ours" &&
+   grep -q "native algorithms: native:segmented_ring_seg16k=1" "$T_TMP/trace.err"; then
+  pass "Open MPI allreduce native:segmented_ring_seg16k runs what Open MPI runs forced with 16 KiB segments"
+else
+  fail "Open MPI allreduce native:segmented_ring_seg16k runs what Open MPI runs forced with 16 KiB segments" \
+    "Open MPI:"$'\n'"$theirs"$'\n'"shim:"$'\n'"$ours"$'\n'"unsegmented:"$'\n'"$unsegmented"$'\n'"$(cat "$T_TMP/trace.err")"
+fi
+# 2048 doubles (16 KiB): one segment, so the default runs.
+out=$(trace_ompi "${SHIM_O[@]}" -x COLLTUNE_FORCE=allreduce=native:segmented_ring_seg16k -- 2048)
+check "a segmented variant below two segments runs the default" \
+  test -n "$out" -a "$out" = "$(trace_ompi -- 2048)"
 
 # --- 3. Bad input ------------------------------------------------------------
 # Another library's algorithm: default, one line under COLLTUNE_VERBOSE.

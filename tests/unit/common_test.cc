@@ -28,8 +28,21 @@ TEST(Catalog, NamesRoundTripAndAreUnique) {
     if (info.native()) {
       // native:<the library's own name>, known to Open MPI or MPICH.
       EXPECT_EQ(std::string(info.name).rfind("native:", 0), 0u) << info.name;
-      EXPECT_EQ(FindNative(info.collective, info.library_name()), info.id);
       EXPECT_NE(info.libraries & (kOpenMpi | kMpich), 0) << info.name;
+      if (info.segment == 0) {
+        EXPECT_EQ(FindNative(info.collective, info.library_name()), info.id);
+      } else {
+        // native:<name>_seg<k>k: the library's algorithm <name> with segments
+        // of k KiB, which the library offers unsegmented under <name>.
+        const std::optional<Algorithm> base = FindNative(info.collective, info.library_name());
+        ASSERT_TRUE(base.has_value()) << info.name;
+        EXPECT_EQ(std::string(info.name),
+                  std::string(InfoOf(*base).name) + "_seg" +
+                      std::to_string(info.segment / 1024) + "k");
+        EXPECT_EQ(info.segment % 1024, 0u) << info.name;
+        EXPECT_EQ(info.libraries, InfoOf(*base).libraries & kOpenMpi) << info.name;
+        EXPECT_EQ(info.unordered, InfoOf(*base).unordered) << info.name;
+      }
     } else if (info.id != Algorithm::kDefault) {
       // Contract names start with the collective they implement.
       std::string prefix(InfoOf(info.collective).name);
