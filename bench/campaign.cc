@@ -144,8 +144,10 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
   std::vector<Algorithm> chosen;
   for (size_t i : RegimeCandidates(o.regime, medians)) chosen.push_back(algorithms[i]);
-  const RegimePlan plan =
-      PlanRegimes(o.regime, static_cast<int>(sync[0].size()), medians[0]);
+  const int sync_reps = static_cast<int>(sync[0].size());
+  const RegimePlan plan = PlanRegimes(
+      o.regime, sync_reps,
+      ProbeLoop(w, PlanRegimes(o.regime, sync_reps, medians[0]).calls, b.comm));
   // Each rank's work before a call under imbalance: up to the call's own
   // time, default's back to back where it was timed so (what the call costs
   // a program), else synchronized.

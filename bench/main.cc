@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--regime-loop-us", o.regime.loop_us,
                  "Loop and imbalance regimes: a repetition is a loop of calls that "
-                 "lasts about this long at default's synchronized latency")
+                 "lasts about this long at default's time per call back to back")
       ->check(CLI::Range(0.0, 1e7))
       ->capture_default_str();
   app.add_option("--regime-max-calls", o.regime.max_calls,

@@ -47,23 +47,29 @@ Delays DrawDelays(uint64_t seed, int round, int ranks, int rank, int calls,
 }  // namespace
 
 RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
-                       double sync_median_of_default) {
+                       double seconds_per_call_of_default) {
   RegimePlan p;
   const int least = std::max(1, o.min_calls), most = std::max(least, o.max_calls);
   const double per_loop = o.loop_us * 1e-6;
-  // No more calls in all than default's synchronized repetitions (NREP
-  // sized those to the point's noise), where that leaves a loop of at least
-  // `least` calls: `min_reps` repetitions of it.
-  const int budget = std::max(least, sync_reps_of_default / std::max(1, o.min_reps));
-  p.calls = sync_median_of_default > 0
-                ? static_cast<int>(std::min<double>(
-                      std::min(most, budget),
-                      std::max<double>(least, std::ceil(per_loop / sync_median_of_default))))
+  p.calls = seconds_per_call_of_default > 0
+                ? static_cast<int>(std::clamp<double>(
+                      std::ceil(per_loop / seconds_per_call_of_default), least, most))
                 : least;
   p.reps = std::clamp((sync_reps_of_default + p.calls - 1) / p.calls, o.min_reps,
                       std::max(o.min_reps, o.max_reps));
   p.imbalance_reps = std::max(o.min_reps, (p.reps + 1) / 2);
   return p;
+}
+
+double ProbeLoop(Workload& w, int calls, MPI_Comm comm) {
+  calls = std::max(1, calls);
+  DisseminationBarrier(comm);
+  const double t0 = PMPI_Wtime();
+  for (int j = 0; j < calls; ++j) w.Run(Algorithm::kDefault);
+  const double mine = PMPI_Wtime() - t0;
+  double slowest = mine;
+  PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return slowest / calls;
 }
 
 std::vector<size_t> RegimeCandidates(const RegimeOptions& o,

@@ -25,13 +25,15 @@ namespace colltune::bench {
 struct RegimeOptions {
   RegimeSet regimes = kEveryRegime;  // sync is always measured
   // A repetition is a loop long enough for back-to-back calls to reach
-  // their steady state: about `loop_us` microseconds of default's
-  // synchronized latency (more calls than that time allows where the loop
-  // overlaps them), `min_calls` to `max_calls` calls, and no more calls in
-  // `min_reps` repetitions than default's synchronized repetitions.
-  double loop_us = 250;
+  // their steady state: about `loop_us` microseconds of default's own time
+  // back to back (ProbeLoop), `min_calls` to `max_calls` calls. Short loops
+  // time a transient: ranks that leave early have not yet met the messages
+  // piling up behind them, which at small sizes ranked algorithms that let
+  // ranks run ahead (linear reduce, chain bcast) 2x faster in 70-call loops
+  // and level or slower in loops of thousands, as programs run them.
+  double loop_us = 1000;
   int min_calls = 4;
-  int max_calls = 400;
+  int max_calls = 3000;
   // Repetitions per algorithm back to back: about as many calls as
   // default's synchronized repetitions, in these bounds; after uneven work,
   // whose repetitions cost more (the work), half as many, at least
@@ -50,7 +52,8 @@ struct RegimeOptions {
 };
 
 // How an algorithm is timed in the regimes other than sync, from default's
-// synchronized repetitions and median latency (seconds).
+// synchronized repetitions and its time per call back to back (seconds:
+// ProbeLoop's, or its synchronized median as a first guess).
 struct RegimePlan {
   int reps = 0;            // back to back
   int imbalance_reps = 0;  // after uneven work
@@ -58,7 +61,11 @@ struct RegimePlan {
   int RepsIn(Regime r) const { return r == Regime::kImbalance ? imbalance_reps : reps; }
 };
 RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
-                       double sync_median_of_default);
+                       double seconds_per_call_of_default);
+
+// Default's time per call back to back: one loop of `calls` calls from a
+// barrier, the slowest rank's time (collective; the same on every rank).
+double ProbeLoop(Workload& w, int calls, MPI_Comm comm);
 
 // The algorithms (indices into `sync_medians`, 0 being default) to time in
 // the other regimes: default, then the candidates within `prune` of default's

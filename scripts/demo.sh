@@ -9,15 +9,19 @@
 # uneven work, several alternating launches each way, and print the medians
 # and a verdict per point (saying plainly where colltune made it slower).
 #
-#   scripts/demo.sh [--np 4] [--launches 5] [--nrep auto|N] [--evaluate]
-#                   [--program-launches 3]
+#   scripts/demo.sh [--library openmpi|mpich] [--np N] [--launches 5]
+#                   [--nrep auto|N] [--evaluate] [--program-launches 3]
+#
+# Open MPI runs on 4 processes by default, MPICH on 2: it busy-polls, and
+# more processes than cores would time the scheduler, not the algorithms.
 #
 # Every mpirun binds its processes (two to a core where there are more
 # processes than cores), as a cluster's launcher does: unbound, the kernel
 # places them anew in every launch and timings follow the placement.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NP=4
+LIBRARY=openmpi
+NP=""
 LAUNCHES=5
 NREP=auto
 EVALUATE=0
@@ -25,37 +29,54 @@ PROGRAM_LAUNCHES=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --program-launches) PROGRAM_LAUNCHES=$2; shift 2 ;;
+    --library) LIBRARY=$2; shift 2 ;;
     --np) NP=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
     --nrep) NREP=$2; shift 2 ;;
     --evaluate) EVALUATE=1; shift ;;
-    *) echo "usage: scripts/demo.sh [--np N] [--launches N] [--nrep auto|N] [--evaluate] [--program-launches N]" >&2; exit 2 ;;
+    *) echo "usage: scripts/demo.sh [--library openmpi|mpich] [--np N] [--launches N] [--nrep auto|N] [--evaluate] [--program-launches N]" >&2; exit 2 ;;
   esac
 done
+case "$LIBRARY" in
+  openmpi) NP=${NP:-4} ;;
+  mpich) NP=${NP:-2} ;;
+  *) echo "demo.sh: --library must be openmpi or mpich, not '$LIBRARY'" >&2; exit 2 ;;
+esac
 
 scripts/install-deps.sh
 echo "== building"
 bazel build -c opt //daemon:colltuned //cli:colltune //bench:colltune-bench \
-  //shim:libcolltune.so //examples:collective_mix 2>&1 | tail -n 2
+  //bench:colltune-bench-mpich //shim:libcolltune.so //shim:libcolltune-mpich.so \
+  //examples:collective_mix //examples:collective_mix_mpich 2>&1 | tail -n 2
 BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
 COLLTUNED=$BIN/daemon/colltuned
 COLLTUNE=$BIN/cli/colltune
-BENCH=$BIN/bench/colltune-bench
-SHIM=$BIN/shim/libcolltune.so
-APP=$BIN/examples/collective_mix
-
-MPIRUN="mpirun.openmpi --bind-to core:overload-allowed --map-by core"
+if [ "$LIBRARY" = openmpi ]; then
+  BENCH=$BIN/bench/colltune-bench
+  SHIM=$BIN/shim/libcolltune.so
+  APP=$BIN/examples/collective_mix
+  MPIRUN="mpirun.openmpi --bind-to core:overload-allowed --map-by core"
+  LIBRARY_NAME="Open MPI"
+  setenv() { printf -- '-x\n%s=%s\n' "$1" "$2"; }  # an mpirun option setting a variable
+else
+  BENCH=$BIN/bench/colltune-bench-mpich
+  SHIM=$BIN/shim/libcolltune-mpich.so
+  APP=$BIN/examples/collective_mix_mpich
+  MPIRUN="mpirun.mpich -bind-to core"
+  LIBRARY_NAME=MPICH
+  setenv() { printf -- '-genv\n%s\n%s\n' "$1" "$2"; }
+fi
 source scripts/lib/daemon.sh demo
 echo "== colltuned on $SERVER, database $WORK/colltune.db"
 
 echo "== tuning campaign: $LAUNCHES launches of colltune-bench on $NP processes"
-"$COLLTUNE" --server "$SERVER" campaign --np "$NP" --launches "$LAUNCHES" \
+"$COLLTUNE" --server "$SERVER" campaign --mpi "$LIBRARY" --np "$NP" --launches "$LAUNCHES" \
   --mpirun "$MPIRUN" --name demo --bench "$BENCH" -- --nrep "$NREP" --quiet </dev/null 2>&1 |
   { grep -v "^colltune: launch [0-9]*/[0-9]*: " || true; }
 
-echo "== decision table for $NP processes"
-"$COLLTUNE" --server "$SERVER" table --comm-size "$NP"
-PROFILE=$("$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --json |
+echo "== decision table for $LIBRARY_NAME on $NP processes"
+"$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP"
+PROFILE=$("$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" --json |
   python3 -c 'import json,sys; s=json.load(sys.stdin)["section"]; print(s["profile_id"] if s else 0)')
 if [ "$PROFILE" -gt 0 ]; then
   echo "== violations of the MPI library (guideline and selection) (profile $PROFILE)"
@@ -63,11 +84,11 @@ if [ "$PROFILE" -gt 0 ]; then
 fi
 if [ "$EVALUATE" -eq 1 ]; then
   echo "== evaluation: default, every mock-up and the tuned table, interleaved"
-  "$COLLTUNE" --server "$SERVER" evaluate --np "$NP" --mpirun "$MPIRUN" --launches 3 \
+  "$COLLTUNE" --server "$SERVER" evaluate --mpi "$LIBRARY" --np "$NP" --mpirun "$MPIRUN" --launches 3 \
     --bench "$BENCH" </dev/null
 fi
 
-echo "== the same MPI program without and with the shim"
+echo "== the same MPI program without and with the shim ($LIBRARY_NAME, $NP processes)"
 # For every range where the table replaced default, one size inside it that
 # collective_mix can run. Each point runs back to back (a loop of calls) and
 # after uneven work (each rank computes up to the call's own time before
@@ -75,7 +96,7 @@ echo "== the same MPI program without and with the shim"
 # bound as for the campaign; the verdict compares the medians of the steady
 # loop, timed after a first loop of as many calls ("first": the speedup in
 # that first loop, which holds what a process pays once).
-"$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --json > "$WORK/table.json"
+"$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" --json > "$WORK/table.json"
 if [ "$PROFILE" -gt 0 ]; then
   "$COLLTUNE" --server "$SERVER" profile "$PROFILE" --json > "$WORK/profile.json"
 else
@@ -122,8 +143,9 @@ run_mix() {  # plain|tuned collective bytes extra-args...
   local iters=3000
   [ "$bytes" -gt 65536 ] && iters=300
   local env=()
-  [ "$how" = tuned ] && env=(-x LD_PRELOAD="$SHIM" -x COLLTUNE_SERVER="$SERVER"
-                               -x COLLTUNE_AGENT="$COLLTUNE" -x COLLTUNE_CACHE_DIR="$WORK/cache")
+  [ "$how" = tuned ] && mapfile -t env < <(setenv LD_PRELOAD "$SHIM"; setenv COLLTUNE_SERVER "$SERVER"
+                                           setenv COLLTUNE_AGENT "$COLLTUNE"
+                                           setenv COLLTUNE_CACHE_DIR "$WORK/cache")
   local out
   out=$($MPIRUN -np "$NP" ${env[@]+"${env[@]}"} "$APP" --collectives "$coll" --bytes "$bytes" \
         --iters "$iters" --warmup "$iters" "$@")
