@@ -614,8 +614,9 @@ void ApplyOnline(const std::vector<JobMedian>& online,
                  std::vector<Decision>* decisions) {
   // (collective, bucket min) -> algorithm -> job -> median
   std::map<std::pair<int, uint64_t>, std::map<int, std::map<int64_t, double>>> by;
-  // ... -> algorithm -> the principals behind its jobs: the uid, or for a
-  // job whose sender is unknown the job itself (a negative number).
+  // ... -> algorithm -> the uids behind its jobs; a job whose sender nobody
+  // vouched for adds none (anyone could have sent it, as often as they
+  // liked).
   std::map<std::pair<int, uint64_t>, std::map<int, std::set<int64_t>>> principals;
   std::map<std::pair<int, uint64_t>, uint64_t> bucket_max;
   // ... -> algorithm -> job -> the job's entry (for the revert rule)
@@ -626,8 +627,8 @@ void ApplyOnline(const std::vector<JobMedian>& online,
     by[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)][m.job] =
         m.median_seconds;
     entries[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)][m.job] = &m;
-    principals[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)].insert(
-        m.uid >= 0 ? m.uid : -2 - m.job);
+    std::set<int64_t>& uids = principals[{IndexOf(m.collective), m.min_bytes}][IndexOf(m.algorithm)];
+    if (m.uid >= 0) uids.insert(m.uid);
     bucket_max[{IndexOf(m.collective), m.min_bytes}] = m.max_bytes;
   }
   for (const auto& [cell, algorithms] : by) {

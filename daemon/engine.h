@@ -77,8 +77,9 @@
 // weighs; a table change must make programs faster, and this one did not. Nor does a single user: an algorithm's online evidence counts
 // only when its jobs come from at least `min_uids` distinct uids (the uids
 // munged vouched for, colltuned --auth munge, or the kernel for the unix
-// socket's peers; a job whose sender is unknown counts as a uid of its own,
-// so under --auth none on TCP the rule is inert). Finally administrators' pins override their ranges.
+// socket's peers; jobs of unknown senders, which colltuned --auth none
+// accepts over TCP only with --insecure-accept-anonymous-uploads, never
+// count). Finally administrators' pins override their ranges.
 //
 // Irregular collectives are measured at (block-size distribution, size)
 // points; at a size, an algorithm replaces default if it is the choice at a

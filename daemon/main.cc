@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   app.add_option("--online-min-uids", options.engine.min_uids,
                  "Job reports count for an algorithm only when they come from "
                  "this many distinct uids (munged's, or the unix socket's "
-                 "peers'; a report of an unknown sender counts as its own uid)")
+                 "peers'; reports of unknown senders never count)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   app.add_option("--online-revert-calls", options.engine.revert_min_calls,
@@ -111,6 +111,12 @@ int main(int argc, char** argv) {
                  "to the request; the uid is recorded and rate-limited)")
       ->check(CLI::IsMember({"none", "munge"}))
       ->capture_default_str();
+  app.add_flag("--insecure-accept-anonymous-uploads", auth_options.anonymous_uploads,
+               "With --auth none on a TCP --listen, accept job reports and "
+               "campaign uploads nobody vouches for (refused otherwise): anyone "
+               "who reaches the port can then add measurements that change "
+               "decision tables; job reports of unknown senders never count "
+               "toward --online-min-uids");
   app.add_option("--munge-socket", auth_options.munge_socket,
                  "munged's socket (default: libmunge's, /run/munge/munge.socket.2)");
   app.add_option("--admin-group", auth_options.admin_group,
@@ -119,14 +125,15 @@ int main(int argc, char** argv) {
                  "the token");
   app.add_option("--max-reports-per-uid-per-minute",
                  auth_options.reports_per_uid_per_minute,
-                 "With --auth munge, job reports one uid may send per minute "
-                 "(a burst of as many, then the steady rate; 0: no limit)")
+                 "Job reports one uid may send per minute, anonymous senders "
+                 "sharing one budget (a burst of as many, then the steady rate; "
+                 "0: no limit)")
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   app.add_option("--max-uploads-per-uid-per-minute",
                  auth_options.uploads_per_uid_per_minute,
-                 "With --auth munge, campaign uploads (UploadMeasurements) one "
-                 "uid may send per minute (0: no limit)")
+                 "Campaign uploads (UploadMeasurements) one uid may send per "
+                 "minute, anonymous senders sharing one budget (0: no limit)")
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   app.add_option("--tls-cert", tls_cert,
@@ -218,13 +225,24 @@ int main(int argc, char** argv) {
       spdlog::error("--auth munge: {}", probe.status().ToString());
       return 1;
     }
+  } else if (!unix_listener && auth_options.anonymous_uploads) {
+    spdlog::warn(
+        "WARNING: colltuned listens on TCP {} with --auth none and "
+        "--insecure-accept-anonymous-uploads: anyone who can reach it can "
+        "upload job reports and campaign measurements that change decision "
+        "tables. Use --auth munge (and --tls-cert/--tls-key) on a network "
+        "listener.",
+        listen);
   } else if (!unix_listener) {
     spdlog::warn(
-        "WARNING: colltuned listens on TCP {} with --auth none: anyone who can "
-        "reach it can upload job reports and campaign measurements that change "
-        "decision tables. Use --auth munge (and --tls-cert/--tls-key) on a "
-        "network listener.",
+        "colltuned listens on TCP {} with --auth none: it serves tables and "
+        "refuses job reports and campaign uploads, whose senders nobody vouches "
+        "for there (--auth munge authenticates them; "
+        "--insecure-accept-anonymous-uploads accepts them anyway)",
         listen);
+  } else if (auth_options.anonymous_uploads) {
+    spdlog::info("--insecure-accept-anonymous-uploads has no effect on a unix "
+                 "socket, whose peers the kernel names");
   }
 
   auto store = colltune::db::Store::Open(db_path);
@@ -257,7 +275,8 @@ int main(int argc, char** argv) {
         "colltuned runs in a user namespace that maps only some uids (e.g. "
         "systemd PrivateUsers=yes): unix-socket peers of unmapped uids are not "
         "identified{}",
-        auth_mode == "munge" ? " and need a MUNGE credential" : "");
+        auth_mode == "munge" ? " and need a MUNGE credential"
+                             : ": their job reports never count toward --online-min-uids");
   }
   colltune::daemon::TuningService service(&tuner, &token, upload_auth->get(),
                                           &peers);

@@ -41,14 +41,16 @@ grpc::Status TuningService::UploadMeasurements(
     grpc::ServerContext* ctx, const v1::UploadMeasurementsRequest* r,
     v1::UploadMeasurementsResponse* out) {
   // The sender is recorded with the launch: munged's uid (--auth munge) or
-  // the unix-socket peer's; unknown over TCP under --auth none (which checks
-  // nothing, so the request's binding is not computed).
+  // the unix-socket peer's; unknown over TCP under --auth none, if accepted
+  // at all (which checks no credential, so the request's binding is not
+  // computed).
   const std::optional<PeerIdentity> peer = Peer(ctx);
   Uploader from;
-  if (auth_ != nullptr && auth_->munge()) {
+  if (auth_ != nullptr) {
     std::string cause;
     absl::StatusOr<Uploader> who = auth_->Authenticate(
-        Credential(ctx), auth::BindingFor(*r), peer, /*report=*/false, &cause);
+        Credential(ctx), auth_->munge() ? auth::BindingFor(*r) : auth::Binding{}, peer,
+        OnSocket(ctx), /*report=*/false, &cause);
     if (!who.ok()) {
       auth_->LogRefusal("UploadMeasurements", cause, who.status());
       return ToGrpc(who.status());
@@ -69,7 +71,7 @@ grpc::Status TuningService::ReportJob(grpc::ServerContext* ctx,
   if (auth_ != nullptr) {
     std::string cause;
     absl::StatusOr<Uploader> who = auth_->Authenticate(
-        Credential(ctx), auth::BindingFor(*r), peer, /*report=*/true, &cause);
+        Credential(ctx), auth::BindingFor(*r), peer, OnSocket(ctx), /*report=*/true, &cause);
     if (!who.ok()) {
       auth_->LogRefusal("ReportJob", cause, who.status());
       return ToGrpc(who.status());
@@ -161,6 +163,12 @@ absl::Status TuningService::CheckAdmin(
 std::optional<PeerIdentity> TuningService::Peer(const grpc::ServerContext* ctx) const {
   if (peers_ == nullptr) return std::nullopt;
   return peers_->Find(ctx->peer());
+}
+
+bool TuningService::OnSocket(const grpc::ServerContext* ctx) {
+  // The unix socket's connections are accepted by colltuned and handed to
+  // gRPC as "fd:N" (peer_credentials.h); TCP peers are "ipv4:..", "ipv6:..".
+  return PeerCredentials::ParseFdPeer(ctx->peer()).has_value();
 }
 
 grpc::Status TuningService::RollbackTable(grpc::ServerContext* ctx,

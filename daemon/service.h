@@ -85,6 +85,8 @@ class TuningService final
   // The unix-socket peer of the call, looked up as the call starts (see
   // peer_credentials.h on why its descriptor number is still its own).
   std::optional<PeerIdentity> Peer(const grpc::ServerContext* ctx) const;
+  // Whether the call came on the unix socket (identified or not).
+  static bool OnSocket(const grpc::ServerContext* ctx);
 
   Tuner* tuner_;
   const AdminToken* token_;

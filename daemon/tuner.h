@@ -22,7 +22,7 @@ namespace colltune::daemon {
 
 // Who sent an upload: the uid and gid munged vouched for, or the unix
 // socket's peer credentials; -1 when the daemon identified nobody
-// (colltuned --auth none over TCP).
+// (colltuned --auth none over TCP with --insecure-accept-anonymous-uploads).
 struct Uploader {
   int64_t uid = -1;
   int64_t gid = -1;

@@ -130,31 +130,45 @@ absl::StatusOr<Uploader> UploadAuth::Identify(
 
 absl::StatusOr<Uploader> UploadAuth::Authenticate(
     std::string_view credential, const auth::Binding& expected,
-    const std::optional<PeerIdentity>& peer, bool report, std::string* cause) {
+    const std::optional<PeerIdentity>& peer, bool on_socket, bool report,
+    std::string* cause) {
   if (!munge()) {
     // Nothing is checked; a unix-socket peer is recorded for what it is.
     Uploader who;
     if (peer) {
       who.uid = peer->uid;
       who.gid = peer->gid;
+    } else if (!on_socket && !options_.anonymous_uploads) {
+      *cause = "anonymous upload";
+      return absl::UnauthenticatedError(
+          std::string("this colltuned (--auth none) refuses ") +
+          (report ? "job reports" : "campaign uploads") +
+          " whose sender nobody vouches for (over TCP); send them on its unix "
+          "socket, run it with --auth munge, or accept anonymous uploads with "
+          "--insecure-accept-anonymous-uploads");
     }
+    if (absl::Status s = TakeRate(who, report, cause); !s.ok()) return s;
     return who;
   }
   absl::StatusOr<Uploader> who = Identify(credential, expected, peer, cause);
   if (!who.ok()) return who;
-  auth::TokenBuckets& buckets = report ? reports_ : uploads_;
-  if (!buckets.Take(who->uid, Now())) {
-    *cause = report ? "report rate of a uid" : "upload rate of a uid";
-    const double limit = report ? options_.reports_per_uid_per_minute
-                                : options_.uploads_per_uid_per_minute;
-    return absl::ResourceExhaustedError(
-        "uid " + std::to_string(who->uid) + " sent more than " +
-        std::to_string(static_cast<int64_t>(limit)) + " " +
-        (report ? "job reports" : "uploads") +
-        " in a minute (colltuned --max-" + (report ? "reports" : "uploads") +
-        "-per-uid-per-minute); try again later");
-  }
+  if (absl::Status s = TakeRate(*who, report, cause); !s.ok()) return s;
   return who;
+}
+
+absl::Status UploadAuth::TakeRate(const Uploader& who, bool report, std::string* cause) {
+  auth::TokenBuckets& buckets = report ? reports_ : uploads_;
+  if (buckets.Take(who.uid, Now())) return absl::OkStatus();
+  const bool anonymous = who.uid < 0;
+  *cause = std::string(report ? "report" : "upload") + " rate of " +
+           (anonymous ? "anonymous senders" : "a uid");
+  const double limit = report ? options_.reports_per_uid_per_minute
+                              : options_.uploads_per_uid_per_minute;
+  return absl::ResourceExhaustedError(
+      (anonymous ? std::string("anonymous senders") : "uid " + std::to_string(who.uid)) +
+      " sent more than " + std::to_string(static_cast<int64_t>(limit)) + " " +
+      (report ? "job reports" : "uploads") + " in a minute (colltuned --max-" +
+      (report ? "reports" : "uploads") + "-per-uid-per-minute); try again later");
 }
 
 bool UploadAuth::InAdminGroup(uid_t uid, gid_t gid) const {

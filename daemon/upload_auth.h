@@ -18,9 +18,14 @@
 // an upload or an administrative call that comes without a credential is
 // that peer's (same rate limits, same --online-min-uids rule, no Slurm job
 // id); one that comes with a credential is verified as before and refused
-// when munged's uid is not the peer's. With --auth none a peer's uid and
-// gid are recorded with its reports and campaign launches (service.cc),
-// nothing is refused, and administrative calls still need the token.
+// when munged's uid is not the peer's. With --auth none a unix-socket
+// peer's uid and gid are recorded with its reports and campaign launches
+// (service.cc) and administrative calls still need the token; an upload
+// nobody vouches for (TCP) is refused unless the administrator accepts
+// anonymous uploads (--insecure-accept-anonymous-uploads), and then it is
+// recorded with no uid, which never counts toward --online-min-uids. The
+// rate limits hold in every mode: per uid, and anonymous senders share one
+// bucket.
 //
 // Every refusal is logged, at most once per cause per minute.
 #ifndef COLLTUNE_DAEMON_UPLOAD_AUTH_H_
@@ -46,7 +51,9 @@ struct AuthOptions {
   Mode mode = Mode::kNone;
   std::string munge_socket;  // empty: libmunge's default
   std::string admin_group;   // empty: only uid 0 administers through MUNGE
-  // Token buckets per uid (0: unlimited).
+  // --auth none: accept uploads whose sender nobody vouches for (TCP).
+  bool anonymous_uploads = false;
+  // Token buckets per uid, anonymous senders sharing one (0: unlimited).
   double reports_per_uid_per_minute = 120;
   double uploads_per_uid_per_minute = 1200;
 };
@@ -60,17 +67,20 @@ class UploadAuth {
 
   // For ReportJob (report = true) and UploadMeasurements: the sender of
   // `credential` (empty: none presented), or with none the unix-socket
-  // `peer` (nullopt: not on the unix socket, or unidentified). --auth none:
-  // the peer (or an unknown sender), OK.
+  // `peer` (nullopt: not on the unix socket, or unidentified; `on_socket`
+  // tells which). --auth none: the peer, an unidentified sender on the unix
+  // socket, or over TCP an unknown sender if anonymous uploads are accepted.
   // Refusals: UNAUTHENTICATED (no credential and no peer; forged, expired,
-  // replayed credential), PERMISSION_DENIED (bound to another request, or
-  // made by another uid than the peer's), INVALID_ARGUMENT (an oversized
-  // credential), RESOURCE_EXHAUSTED (the uid's rate), UNAVAILABLE (munged
-  // down). *cause gets a short fixed name of the reason.
+  // replayed credential; --auth none: no peer and anonymous uploads not
+  // accepted), PERMISSION_DENIED (bound to another request, or made by
+  // another uid than the peer's), INVALID_ARGUMENT (an oversized
+  // credential), RESOURCE_EXHAUSTED (the uid's rate, or the anonymous
+  // senders'), UNAVAILABLE (munged down). *cause gets a short fixed name of
+  // the reason.
   absl::StatusOr<Uploader> Authenticate(std::string_view credential,
                                         const auth::Binding& expected,
                                         const std::optional<PeerIdentity>& peer,
-                                        bool report, std::string* cause);
+                                        bool on_socket, bool report, std::string* cause);
 
   // An administrative call's credential (or, with none, its unix-socket
   // peer; --auth munge only): OK for uid 0 or an --admin-group member, with
@@ -98,6 +108,9 @@ class UploadAuth {
                                     const std::optional<PeerIdentity>& peer,
                                     std::string* cause);
   absl::Status RequireAdmin(const Uploader& who, std::string* cause) const;
+  // RESOURCE_EXHAUSTED when `who` (uid -1: the anonymous senders) has used
+  // up its rate.
+  absl::Status TakeRate(const Uploader& who, bool report, std::string* cause);
   bool InAdminGroup(uid_t uid, gid_t gid) const;
 
   AuthOptions options_;

@@ -27,6 +27,7 @@ WORK=$(mktemp -d /tmp/colltune-load.XXXXXX)
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 HTTP_PORT=$(port)
 "$BIN/daemon/colltuned" --db "$WORK/colltune.db" --listen "unix:$WORK/s" \
+  --max-reports-per-uid-per-minute 0 --max-uploads-per-uid-per-minute 0 \
   --http "127.0.0.1:$HTTP_PORT" --web-dir web 2>"$WORK/colltuned.log" &
 DAEMON=$!
 trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -306,6 +306,30 @@ check "--auth none: a report on the unix socket is accepted" probe --job none-1 
 check "... and stored with the peer's uid and gid" test \
   "$(sqlite3 "$D/none.db" "SELECT uid, gid FROM job_reports WHERE job_id = 'none-1'")" = "0|0"
 NONE_PROFILE=$(sqlite3 "$D/none.db" "SELECT profile_id FROM job_reports WHERE job_id = 'none-1'")
+stop_daemon
+
+# --- rate limits hold under --auth none too (per peer uid) ---
+umask 0000
+start_daemon "$COLLTUNED" "$D/none.db" "$SOCK" --max-reports-per-uid-per-minute 3 \
+  --max-uploads-per-uid-per-minute 2 || fail "colltuned --auth none with rate limits starts"
+umask 0022
+got=$(probe --job rate-r --no-credential --count 5 2>&1)
+if grep -q "^summary OK=3 RESOURCE_EXHAUSTED=2" <<<"$got" &&
+   grep -q "uid 0 sent more than 3 job reports in a minute" <<<"$got"; then
+  pass "--auth none: --max-reports-per-uid-per-minute 3 lets 3 of 5 reports of one uid in"
+else fail "--auth none: --max-reports-per-uid-per-minute 3 lets 3 of 5 reports of one uid in" "$got"; fi
+# The probe's uploads carry no measurements: past the rate limit the tuner
+# answers FAILED_PRECONDITION (nothing of that campaign is stored).
+got=$(probe --job rate-u --no-credential --upload --count 4 2>&1)
+if grep -q "^summary FAILED_PRECONDITION=2 RESOURCE_EXHAUSTED=2" <<<"$got" &&
+   grep -q "uid 0 sent more than 2 uploads in a minute (colltuned --max-uploads-per-uid-per-minute)" <<<"$got"; then
+  pass "--auth none: --max-uploads-per-uid-per-minute 2 lets 2 of 4 campaign uploads of one uid in"
+else fail "--auth none: --max-uploads-per-uid-per-minute 2 lets 2 of 4 campaign uploads of one uid in" "$got"; fi
+check "... and says so in the log" grep -q "upload rate of a uid" "$T_TMP/daemon.log"
+stop_daemon
+umask 0000
+start_daemon "$COLLTUNED" "$D/none.db" "$SOCK" || fail "colltuned --auth none starts again"
+umask 0022
 out=$(COLLTUNE_MUNGE=0 "$COLLTUNE_CLI" --server "$SERVER" pin --profile "${NONE_PROFILE:-1}" \
   --collective bcast --algorithm default 2>&1)
 if [ $? -ne 0 ] && grep -q "admin token" <<<"$out"; then
@@ -384,12 +408,46 @@ check "an authenticated upload over TLS is stored" env COLLTUNE_TLS_CA="$D/cert.
 check "the daemon logs TLS" grep -q "(TLS)" "$D/tls.log"
 kill "$TLS_PID"; wait "$TLS_PID" 2>/dev/null
 
-# --- TCP without auth: a loud warning ---
+# --- TCP without auth: uploads refused unless accepted by a loud flag ---
+open_reports() { sqlite3 "$D/$1" "SELECT COUNT(*) FROM job_reports"; }
+open_launches() { sqlite3 "$D/$1" "SELECT COUNT(*) FROM campaign_launches"; }
 "$COLLTUNED" --db "$D/open.db" --listen "127.0.0.1:$PORT" >"$D/open.log" 2>&1 &
 OPEN_PID=$!
 T_PIDS+=("$OPEN_PID")
 for i in $(seq 1 50); do grep -q "listening" "$D/open.log" && break; sleep 0.1; done
-check "colltuned on TCP with --auth none warns loudly" grep -q "WARNING: colltuned listens on TCP" "$D/open.log"
+check "colltuned on TCP with --auth none says it refuses uploads" \
+  grep -q "refuses job reports and campaign uploads" "$D/open.log"
+check_fails "... and does not warn of accepting them" grep -q "WARNING" "$D/open.log"
+got=$("$PROBE" --server "127.0.0.1:$PORT" --job open-1 --no-credential 2>&1)
+if grep -Eq "^UNAUTHENTICATED: .*refuses job reports whose sender nobody vouches for.*--insecure-accept-anonymous-uploads" <<<"$got"; then
+  pass "a fresh colltuned on TCP refuses an anonymous job report and says why"
+else fail "a fresh colltuned on TCP refuses an anonymous job report and says why" "$got"; fi
+got=$("$PROBE" --server "127.0.0.1:$PORT" --job open-2 --no-credential --upload 2>&1)
+if grep -Eq "^UNAUTHENTICATED: .*refuses campaign uploads whose sender nobody vouches for" <<<"$got"; then
+  pass "... and an anonymous campaign upload"
+else fail "... and an anonymous campaign upload" "$got"; fi
+check "... stores nothing from them" test "$(open_reports open.db)/$(open_launches open.db)" = "0/0"
+check "... and logs the refusal" grep -q "anonymous upload" "$D/open.log"
+check "... while tables are still served" "$COLLTUNE_CLI" --server "127.0.0.1:$PORT" profiles
+kill "$OPEN_PID"; wait "$OPEN_PID" 2>/dev/null
+
+"$COLLTUNED" --db "$D/anon.db" --listen "127.0.0.1:$PORT" --insecure-accept-anonymous-uploads \
+  --max-reports-per-uid-per-minute 2 >"$D/anon.log" 2>&1 &
+OPEN_PID=$!
+T_PIDS+=("$OPEN_PID")
+for i in $(seq 1 50); do grep -q "listening" "$D/anon.log" && break; sleep 0.1; done
+check "with --insecure-accept-anonymous-uploads colltuned warns loudly" \
+  grep -q "WARNING: colltuned listens on TCP .*--insecure-accept-anonymous-uploads" "$D/anon.log"
+got=$("$PROBE" --server "127.0.0.1:$PORT" --job anon-1 --no-credential 2>&1)
+if grep -q "^OK" <<<"$got" &&
+   [ "$(sqlite3 "$D/anon.db" "SELECT COALESCE(uid, -1) FROM job_reports WHERE job_id = 'anon-1'")" = -1 ]; then
+  pass "... and stores an anonymous report with no uid"
+else fail "... and stores an anonymous report with no uid" "$got"; fi
+got=$("$PROBE" --server "127.0.0.1:$PORT" --job anon-2 --no-credential --count 3 2>&1)
+if grep -q "^summary OK=1 RESOURCE_EXHAUSTED=2" <<<"$got" &&
+   grep -q "anonymous senders sent more than 2 job reports in a minute" <<<"$got"; then
+  pass "anonymous senders share one rate budget (--max-reports-per-uid-per-minute 2)"
+else fail "anonymous senders share one rate budget (--max-reports-per-uid-per-minute 2)" "$got"; fi
 kill "$OPEN_PID"; wait "$OPEN_PID" 2>/dev/null
 
 echo "auth_test took $((SECONDS - START)) s"

@@ -484,11 +484,13 @@ TEST(Engine, BarrierGetsOneDecision) {
   EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
 }
 
-// Job medians of one algorithm in the bucket [65536, 131071].
+// Job medians of one algorithm in the bucket [65536, 131071], each job sent
+// by a uid of its own.
 void AddJobs(std::vector<JobMedian>* v, Algorithm a, std::vector<double> us,
              int first_job) {
   for (double t : us) {
-    v->push_back({Collective::kAllreduce, a, 65536, 131071, first_job++, t * 1e-6});
+    const int64_t job = first_job++;
+    v->push_back({Collective::kAllreduce, a, 65536, 131071, job, t * 1e-6, 1000 + job});
   }
 }
 
@@ -659,13 +661,21 @@ TEST(Engine, OneUidAloneNeverMovesAnOnlineDecision) {
   d = ComputeDecisions(p, online, {rb_everywhere}, {}, one);
   EXPECT_EQ(At(d, 70000)->rule.algorithm, kDef);
 
-  // Unauthenticated senders (uid -1, colltuned --auth none) count one per
-  // job, as before the rule.
+  // Senders nobody vouched for (uid -1: colltuned --auth none over TCP with
+  // --insecure-accept-anonymous-uploads) never count toward the quorum,
+  // whatever it is, and add nothing to identified uids' evidence.
   online.clear();
   AddJobsOf(&online, kRB, {20, 21, 22}, 1, {-1, -1, -1});
   AddJobsOf(&online, kDef, {10, 10.5, 11}, 4, {-1, -1, -1});
   d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
-  EXPECT_EQ(At(d, 70000)->rule.algorithm, kDef);
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, one);
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
+  online.clear();
+  AddJobsOf(&online, kRB, {20, 21, 22}, 1, {1000, 1001, 1000});
+  AddJobsOf(&online, kDef, {10, 10.5, 11}, 4, {1000, -1, -1});
+  d = ComputeDecisions(p, online, {rb_everywhere}, {}, EngineOptions{});
+  EXPECT_EQ(At(d, 70000)->rule.algorithm, kRB);
 
   // A raised minimum: three uids per side.
   online.clear();
