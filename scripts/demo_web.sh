@@ -25,6 +25,7 @@ DIR=$(mktemp -d /tmp/colltune-web.XXXXXX)
 head -c 24 /dev/urandom | base64 > "$DIR/admin.token"
 "$BIN/daemon/colltuned" --db "$DIR/colltune.db" --listen "unix:$DIR/d.sock" \
   --http "$PORT" --web-dir web --admin-token-file "$DIR/admin.token" \
+  --max-reports-per-uid-per-minute 0 \
   2>"$DIR/daemon.log" &
 PID=$!
 trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DIR"' EXIT

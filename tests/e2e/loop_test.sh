@@ -31,7 +31,11 @@ fi
 # A real campaign, small: two collectives, two sizes. Under a cluster name of
 # its own, so its noisy timings stay out of the deterministic profile below.
 # Every algorithm of the two collectives, default included, at both sizes:
-points=$(( 2 * $("$COLLTUNE_CLI" algorithms --library "Open MPI" | awk '$1 == "allreduce" || $1 == "bcast"' | wc -l) ))
+points=$(expected_points "$(run_openmpi -np 1 "$BENCH" --list-algorithms 2>/dev/null)" \
+         allreduce,bcast "64 65536")
+check "every algorithm colltune knows for Open MPI is offered ($points points)" test "$points" -eq \
+  "$(( 2 * $("$COLLTUNE_CLI" algorithms --library "Open MPI" | awk '($1 == "allreduce" || $1 == "bcast") && $2 !~ /_seg[0-9]+k$/' | wc -l) + \
+      $("$COLLTUNE_CLI" algorithms --library "Open MPI" | awk '($1 == "allreduce" || $1 == "bcast") && $2 ~ /_seg16k$/' | wc -l) ))"
 out=$(run_openmpi -np 4 "$BENCH" --server "$SERVER" --cluster realbench \
       --collectives allreduce,bcast --sizes 64,64K --nrep 10 --quiet 2>&1)
 if [ $? -eq 0 ] && grep -q "uploaded $points points" <<<"$out"; then

@@ -107,6 +107,19 @@ start_daemon() {
   echo "colltuned did not answer within 10 s"; return 1
 }
 
+# expected_points LIST COLLECTIVES SIZES: the points a campaign over these
+# collectives (comma-separated) and sizes (bytes, blank-separated) measures,
+# given `colltune-bench --list-algorithms` output LIST: every algorithm it
+# offers at every size, but a native algorithm with a forced segment size
+# (its line ends in that size) only from two segments up.
+expected_points() {
+  awk -v list=",$2," -v sizes="$3" 'BEGIN { n = split(sizes, s, " ") }
+    index(list, "," $1 ",") == 0 { next }
+    NF == 3 { total += n; next }
+    $2 ~ /_seg[0-9]+k$/ { for (i = 1; i <= n; i++) if (s[i] + 0 >= 2 * $NF) total++ }
+    END { print total + 0 }' <<<"$1"
+}
+
 stop_daemon() {
   kill "$DAEMON_PID" 2>/dev/null
   wait "$DAEMON_PID" 2>/dev/null
