@@ -320,24 +320,24 @@ bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms, int size)
   return comms != nullptr && (comms->Has(a) || !comms->Full());
 }
 
-int NativeAlgorithms::Swap(Collective c, int value) const {
-  const int ci = IndexOf(c);
-  if (!has_handle_[ci]) return -1;
+namespace {
+// Sets an integer control to `value`; returns the value it had, or -1.
+int SwapInt(MPI_T_cvar_handle h, int value) {
   int old = -1;
-  MPI_T_cvar_handle h = handle_[ci];
   if (!ReadInt(h, &old)) return -1;
   if (PMPI_T_cvar_write(h, &value) != MPI_SUCCESS) return -1;
   return old;
 }
+}  // namespace
+
+int NativeAlgorithms::Swap(Collective c, int value) const {
+  const int ci = IndexOf(c);
+  return has_handle_[ci] ? SwapInt(handle_[ci], value) : -1;
+}
 
 int NativeAlgorithms::SwapSegment(Collective c, int bytes) const {
   const int ci = IndexOf(c);
-  if (!has_segment_handle_[ci]) return -1;
-  int old = -1;
-  MPI_T_cvar_handle h = segment_handle_[ci];
-  if (!ReadInt(h, &old)) return -1;
-  if (PMPI_T_cvar_write(h, &bytes) != MPI_SUCCESS) return -1;
-  return old;
+  return has_segment_handle_[ci] ? SwapInt(segment_handle_[ci], bytes) : -1;
 }
 
 int NativeAlgorithms::Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
