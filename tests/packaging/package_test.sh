@@ -59,13 +59,23 @@ grep -q libopenmpi3 <<<"$recommends" && grep -q libmpich12 <<<"$recommends" &&
   fail "Recommends lists the benchmarks' MPI libraries" "$recommends"
 
 # lintian: no error. Its warnings are printed (the test log keeps them).
-lint=$(lintian "$DEB" 2>&1)
-echo "lintian: $(grep -c '^W:' <<<"$lint") warnings, $(grep -c '^E:' <<<"$lint") errors"
-grep '^[EW]:' <<<"$lint" | sed 's/^/  /'
-if grep -q '^E:' <<<"$lint"; then
-  fail "lintian reports no error" "$(grep '^E:' <<<"$lint")"
+# lintian missing or crashing is a failure, not a pass: it exits 0 when it
+# found no error, 1 with error tags; any other exit, or 1 without an error
+# tag, means it did not check the package.
+if ! command -v lintian >/dev/null 2>&1; then
+  fail "lintian reports no error" "lintian is not installed (scripts/install-deps.sh installs it)"
 else
-  pass "lintian reports no error"
+  lint=$(lintian "$DEB" 2>&1)
+  lint_rc=$?
+  echo "lintian: exit $lint_rc, $(grep -c '^W:' <<<"$lint") warnings, $(grep -c '^E:' <<<"$lint") errors"
+  grep '^[EW]:' <<<"$lint" | sed 's/^/  /'
+  if [ "$lint_rc" -gt 1 ] || { [ "$lint_rc" -eq 1 ] && ! grep -q '^E:' <<<"$lint"; }; then
+    fail "lintian reports no error" "lintian did not check the package (exit $lint_rc):"$'\n'"$lint"
+  elif grep -q '^E:' <<<"$lint"; then
+    fail "lintian reports no error" "$(grep '^E:' <<<"$lint")"
+  else
+    pass "lintian reports no error"
+  fi
 fi
 
 # apt-get install ./colltune_*.deb, the way an administrator does.
