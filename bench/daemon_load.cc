@@ -112,7 +112,9 @@ int main(int argc, char** argv) {
   app.add_option("--comm-size", comm_size, "Processes of the fetching jobs")
       ->check(CLI::Range(1, 1 << 20));
   CLI11_PARSE(app, argc, argv);
-  int failures = 0;
+  // Added to by the paced fetches that run during ingest (their own
+  // thread) and by the ingest itself.
+  std::atomic<int> failures{0};
 
   // 1. Table fetches, as rank 0 makes them at MPI_Init.
   std::function<void(const char*, double)> run;

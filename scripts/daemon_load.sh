@@ -6,9 +6,10 @@
 # Slurm controller starts), then all at once back to back (a closed loop,
 # whose latency is 200 / throughput), then job reports ingested by
 # several senders while the web view is read (target >= 10,000 reports per
-# minute). The daemon runs on a fresh database, unix socket and loopback TCP.
+# minute). The daemon runs on a fresh database: gRPC on a unix socket, the
+# web view on loopback TCP.
 #
-#   scripts/daemon_load.sh [--clients 200] [--fetches 20] [--rate 1000] [--reports 5000] [--reporters 4]
+#   scripts/daemon_load.sh [--clients 200] [--fetches 20] [--rate 1000] [--reports 2000] [--reporters 4]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ARGS=()
