@@ -68,9 +68,11 @@ int Algorithms(bool as_json, const std::string& library) {
       const AlgorithmInfo& info = InfoOf(alg);
       if (info.native() && family != 0 && !(info.libraries & family)) continue;
       const std::vector<std::string> libraries = LibrariesOf(info);
+      const std::string segment =
+          info.segment == 0 ? "" : " with " + std::to_string(info.segment / 1024) + " KiB segments";
       const std::string summary =
           info.native()
-              ? "the library's own, forced (" + absl::StrJoin(libraries, ", ") + ")"
+              ? "the library's own, forced" + segment + " (" + absl::StrJoin(libraries, ", ") + ")"
               : std::string(info.summary);
       if (as_json) {
         json row = {{"collective", InfoOf(coll).name},

@@ -43,6 +43,8 @@ for name in allreduce_as_reduce_bcast allreduce_as_reducescatterblock_allgather 
   grep -q " $name " <<<"$out" || missing+=" $name"
 done
 [ -z "$missing" ] && pass "colltune algorithms lists the mock-ups" || fail "colltune algorithms lists the mock-ups" "missing:$missing"
+check "colltune algorithms names a segmented variant's segment size" \
+  grep -Eq "^reduce +native:pipeline_seg128k +native +the library's own, forced with 128 KiB segments \(Open MPI\)" <<<"$out"
 check "colltune algorithms --json parses" python3 -c '
 import json, subprocess, sys
 rows = json.loads(subprocess.check_output([sys.argv[1], "algorithms", "--json"]))
