@@ -144,10 +144,8 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
   std::vector<Algorithm> chosen;
   for (size_t i : RegimeCandidates(o.regime, medians)) chosen.push_back(algorithms[i]);
-  const int sync_reps = static_cast<int>(sync[0].size());
-  const RegimePlan plan = PlanRegimes(
-      o.regime, sync_reps,
-      ProbeLoop(w, PlanRegimes(o.regime, sync_reps, medians[0]).calls, b.comm));
+  const RegimePlan plan = PlanFromProbe(o.regime, w, static_cast<int>(sync[0].size()),
+                                        medians[0], b.comm);
   // Each rank's work before a call under imbalance: up to the call's own
   // time, default's back to back where it was timed so (what the call costs
   // a program), else synchronized.

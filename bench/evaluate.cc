@@ -163,9 +163,7 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
   if (std::find(series.begin(), series.end(), tuned) == series.end()) series.push_back(tuned);
   const size_t candidates = series.size();
   series.push_back(tuned);  // measured as a series of its own
-  const RegimePlan plan = PlanRegimes(
-      o.regime, sync_reps,
-      ProbeLoop(w, PlanRegimes(o.regime, sync_reps, medians[0]).calls, b.comm));
+  const RegimePlan plan = PlanFromProbe(o.regime, w, sync_reps, medians[0], b.comm);
   // Each rank's work before a call under imbalance, as campaigns size it
   // (campaign.cc): up to default's back-to-back time.
   double work = medians[0];

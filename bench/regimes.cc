@@ -61,15 +61,16 @@ RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
   return p;
 }
 
-double ProbeLoop(Workload& w, int calls, MPI_Comm comm) {
-  calls = std::max(1, calls);
+RegimePlan PlanFromProbe(const RegimeOptions& o, Workload& w, int sync_reps_of_default,
+                         double sync_median_of_default, MPI_Comm comm) {
+  const int calls = PlanRegimes(o, sync_reps_of_default, sync_median_of_default).calls;
   DisseminationBarrier(comm);
   const double t0 = PMPI_Wtime();
   for (int j = 0; j < calls; ++j) w.Run(Algorithm::kDefault);
   const double mine = PMPI_Wtime() - t0;
   double slowest = mine;
   PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return slowest / calls;
+  return PlanRegimes(o, sync_reps_of_default, slowest / calls);
 }
 
 std::vector<size_t> RegimeCandidates(const RegimeOptions& o,

@@ -26,7 +26,7 @@ struct RegimeOptions {
   RegimeSet regimes = kEveryRegime;  // sync is always measured
   // A repetition is a loop long enough for back-to-back calls to reach
   // their steady state: about `loop_us` microseconds of default's own time
-  // back to back (ProbeLoop), `min_calls` to `max_calls` calls. Short loops
+  // back to back (PlanFromProbe), `min_calls` to `max_calls` calls. Short loops
   // time a transient: ranks that leave early have not yet met the messages
   // piling up behind them, which at small sizes ranked algorithms that let
   // ranks run ahead (linear reduce, chain bcast) 2x faster in 70-call loops
@@ -52,8 +52,8 @@ struct RegimeOptions {
 };
 
 // How an algorithm is timed in the regimes other than sync, from default's
-// synchronized repetitions and its time per call back to back (seconds:
-// ProbeLoop's, or its synchronized median as a first guess).
+// synchronized repetitions and its time per call back to back (seconds;
+// its synchronized median serves as a first guess).
 struct RegimePlan {
   int reps = 0;            // back to back
   int imbalance_reps = 0;  // after uneven work
@@ -63,9 +63,11 @@ struct RegimePlan {
 RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
                        double seconds_per_call_of_default);
 
-// Default's time per call back to back: one loop of `calls` calls from a
-// barrier, the slowest rank's time (collective; the same on every rank).
-double ProbeLoop(Workload& w, int calls, MPI_Comm comm);
+// PlanRegimes from default's time per call back to back, measured here by
+// one loop of default from a barrier (the slowest rank's time), a loop sized
+// from default's synchronized median. Collective; the same on every rank.
+RegimePlan PlanFromProbe(const RegimeOptions& o, Workload& w, int sync_reps_of_default,
+                         double sync_median_of_default, MPI_Comm comm);
 
 // The algorithms (indices into `sync_medians`, 0 being default) to time in
 // the other regimes: default, then the candidates within `prune` of default's

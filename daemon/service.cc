@@ -71,7 +71,8 @@ grpc::Status TuningService::ReportJob(grpc::ServerContext* ctx,
   if (auth_ != nullptr) {
     std::string cause;
     absl::StatusOr<Uploader> who = auth_->Authenticate(
-        Credential(ctx), auth::BindingFor(*r), peer, OnSocket(ctx), /*report=*/true, &cause);
+        Credential(ctx), auth_->munge() ? auth::BindingFor(*r) : auth::Binding{}, peer,
+        OnSocket(ctx), /*report=*/true, &cause);
     if (!who.ok()) {
       auth_->LogRefusal("ReportJob", cause, who.status());
       return ToGrpc(who.status());

@@ -42,6 +42,13 @@ bool ReadInt(MPI_T_cvar_handle h, int* value) {
   return PMPI_T_cvar_read(h, value) == MPI_SUCCESS;
 }
 
+// Whether the library lets MPI_T set the control (writing back the value it
+// holds changes nothing).
+bool Settable(MPI_T_cvar_handle h) {
+  int current = 0;
+  return ReadInt(h, &current) && PMPI_T_cvar_write(h, &current) == MPI_SUCCESS;
+}
+
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -227,10 +234,7 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
     // A control the library will not let MPI_T set (Open MPI 4.1.4's
     // coll_tuned_allgatherv_algorithm refuses every write) cannot force
     // anything: its algorithms are listed, never run.
-    int current = 0;
-    const bool settable = ReadInt(h, &current) &&
-                          PMPI_T_cvar_write(h, &current) == MPI_SUCCESS;
-    if (!settable) {
+    if (!Settable(h)) {
       PMPI_T_cvar_handle_free(&h);
       notes->push_back("native algorithms: the library does not let its " + cname +
                        " algorithm be set at run time; none of them runs");
@@ -261,34 +265,28 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
 }
 
 void NativeAlgorithms::DiscoverSegments(Collective c) {
-  const int ci = IndexOf(c);
-  bool wanted = false;
-  for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
-    const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
-    if (info.collective == c && info.segment != 0 && (info.libraries & kLibrary)) {
-      wanted = true;
-    }
-  }
-  if (!wanted) return;
-  auto cvar = FindCvar("coll_tuned_" + std::string(InfoOf(c).name) +
-                       "_algorithm_segmentsize");
-  if (!cvar || cvar->type != MPI_INT) return;
-  MPI_T_cvar_handle h;
-  int count = 0, current = 0;
-  if (PMPI_T_cvar_handle_alloc(cvar->index, nullptr, &h, &count) != MPI_SUCCESS) return;
-  if (count != 1 || !ReadInt(h, &current) ||
-      PMPI_T_cvar_write(h, &current) != MPI_SUCCESS) {
-    PMPI_T_cvar_handle_free(&h);
-    return;
-  }
-  segment_handle_[ci] = h;
-  has_segment_handle_[ci] = true;
+  // The catalogue's variants of `c`, each with the value of its algorithm.
+  std::vector<std::pair<int, int>> variants;  // (algorithm index, value)
   for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
     const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
     if (info.collective != c || info.segment == 0 || !(info.libraries & kLibrary)) continue;
     const std::optional<Algorithm> base = FindNative(c, info.library_name());
-    if (base) value_[a] = value_[IndexOf(*base)];
+    if (base && value_[IndexOf(*base)] >= 0) variants.emplace_back(a, value_[IndexOf(*base)]);
   }
+  if (variants.empty()) return;
+  auto cvar = FindCvar("coll_tuned_" + std::string(InfoOf(c).name) +
+                       "_algorithm_segmentsize");
+  if (!cvar || cvar->type != MPI_INT) return;
+  MPI_T_cvar_handle h;
+  int count = 0;
+  if (PMPI_T_cvar_handle_alloc(cvar->index, nullptr, &h, &count) != MPI_SUCCESS) return;
+  if (count != 1 || !Settable(h)) {
+    PMPI_T_cvar_handle_free(&h);
+    return;
+  }
+  segment_handle_[IndexOf(c)] = h;
+  has_segment_handle_[IndexOf(c)] = true;
+  for (const auto& [a, value] : variants) value_[a] = value;
 }
 
 std::unique_ptr<NativeAlgorithms> NativeAlgorithms::DiscoverEverywhere(
