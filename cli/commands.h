@@ -32,6 +32,8 @@ struct TableArgs {
 // Every algorithm colltune knows, by collective; with `library` ("Open MPI",
 // "MPICH"), only that library's native algorithms.
 int Algorithms(bool json, const std::string& library);
+// Lists the libraries' known defects (common/quirks.h), optionally one library's.
+int Quirks(bool json, const std::string& library);
 int ShowTable(const Connection& c, const TableArgs& args);
 int ListProfiles(const Connection& c, const std::string& cluster,
                  const std::string& library, bool json);

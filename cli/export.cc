@@ -45,6 +45,7 @@
 #include "client/client.h"
 #include "common/catalog.h"
 #include "common/limits.h"
+#include "common/quirks.h"
 #include "common/table.h"
 
 namespace colltune::cli {
@@ -189,20 +190,6 @@ constexpr MpichRestriction kMpichRestrictions[] = {
 // MPICH algorithms a selection file must not name at all: what breaks them
 // is nothing its conditions can test (the shim steers around it per call,
 // shim/coll/quirks.h).
-struct MpichUnsafe {
-  Collective collective;
-  std::string_view name;
-  std::string_view why;
-};
-constexpr MpichUnsafe kMpichUnsafe[] = {
-    {Collective::kReduceScatter, "pairwise",
-     "MPICH 4.0.2's own aborts on in-place calls, which its selection file cannot test "
-     "for reduce_scatter (is_sendbuf_inplace is not defined there)"},
-    {Collective::kReduceScatterBlock, "noncommutative",
-     "MPICH 4.0.2's own corrupts memory on datatypes with gaps (MPI_DOUBLE_INT), which "
-     "a selection file cannot test"},
-};
-
 bool HasWord(std::string_view list, std::string_view word, int* position = nullptr) {
   int n = 0;
   size_t pos = 0;
@@ -263,6 +250,8 @@ struct Target {
   // Bytes of the MPICH library whose names the leaves must be (empty: not
   // checked); MPICH aborts at MPI_Init on a name it does not know.
   const std::string* mpich_library = nullptr;
+  // The library version the file is for ("": every version's defects count).
+  std::string library_version;
 
   Measure MeasureOf(Collective c) const {
     return mpich ? kFileNames[IndexOf(c)].mpich_measure
@@ -275,10 +264,26 @@ struct Target {
     if (!(InfoOf(a).libraries & library)) {
       return std::string(library_name) + " has no such algorithm";
     }
-    if (mpich) {
-      for (const MpichUnsafe& u : kMpichUnsafe) {
-        if (u.collective == c && u.name == name) return std::string(u.why);
+    // The library's own defects (common/quirks.h): a file applies to every
+    // form of a call, so an algorithm wrong in any form stays out, except
+    // for non-commutative operations where the site says it has none.
+    uint8_t forms = QuirkFormsOf(a, library, library_version);
+    if (assume_commutative) forms &= ~kFormNonCommutative;
+    if (forms != 0) {
+      for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
+        if ((q->library & library) && q->collective == c && q->algorithm == name &&
+            (q->forms & forms) && QuirkApplies(*q, library_version)) {
+          std::string why = std::string(library_name) + " " + std::string(q->seen_in) +
+                            "'s own is wrong for some calls (" + QuirkFormNames(q->forms) +
+                            "), which its file cannot tell apart";
+          if (q->forms == kFormNonCommutative && !mpich) {
+            why += " (--assume-commutative exports it)";
+          }
+          return why;
+        }
       }
+    }
+    if (mpich) {
       if (mpich_library == nullptr || mpich_library->empty()) return "";
       const std::string needle = std::string(1, '\0') + MpichLeaf(c, a) + '\0';
       return mpich_library->find(needle) != std::string::npos
@@ -290,10 +295,6 @@ struct Target {
     const AlgorithmInfo& info = InfoOf(a);
     if (info.only_size != 0 && !(lo == info.only_size && hi == info.only_size)) {
       return "it runs on " + std::to_string(info.only_size) + " processes only";
-    }
-    if (!assume_commutative && (info.unordered & kOpenMpi)) {
-      return "wrong for non-commutative operations, which Open MPI's rules cannot tell "
-             "apart (--assume-commutative exports it)";
     }
     return "";
   }
@@ -979,6 +980,7 @@ int Export(const Connection& c, const ExportArgs& args) {
   }
   Target t{mpich ? kMpich : kOpenMpi, mpich ? "MPICH" : "Open MPI", args.format, mpich,
            args.assume_commutative};
+  t.library_version = args.context.library_version;
 
   std::string source;
   absl::StatusOr<Table> table;

@@ -13,6 +13,7 @@
 #include "cli/rpc.h"
 #include "client/client.h"
 #include "common/catalog.h"
+#include "common/quirks.h"
 #include "common/table.h"
 
 namespace colltune::cli {
@@ -90,6 +91,40 @@ int Algorithms(bool as_json, const std::string& library) {
                                         : std::string(info.guideline).c_str(),
                summary.c_str());
       }
+    }
+  }
+  if (as_json) std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+int Quirks(bool as_json, const std::string& library) {
+  const uint8_t family = NativeLibraryOf(library);
+  if (!library.empty() && family == 0) {
+    fprintf(stderr, "colltune: no quirks are known for library '%s' (known: 'Open MPI', 'MPICH')\n",
+            library.c_str());
+    return 2;
+  }
+  json out = json::array();
+  for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
+    if (family != 0 && !(q->library & family)) continue;
+    const std::string lib = q->library == kOpenMpi ? "Open MPI" : "MPICH";
+    const std::string versions =
+        q->fixed_in.empty() ? std::string("every version")
+                            : "before " + std::string(q->fixed_in);
+    if (as_json) {
+      out.push_back({{"library", lib},
+                     {"seen_in", q->seen_in},
+                     {"fixed_in", q->fixed_in},
+                     {"collective", InfoOf(q->collective).name},
+                     {"algorithm", "native:" + std::string(q->algorithm)},
+                     {"forms", QuirkFormNames(q->forms)},
+                     {"evidence", q->evidence}});
+    } else {
+      printf("%s %s native:%s (seen in %s, %s), wrong for [%s]: %s\n", lib.c_str(),
+             std::string(InfoOf(q->collective).name).c_str(),
+             std::string(q->algorithm).c_str(), std::string(q->seen_in).c_str(),
+             versions.c_str(), QuirkFormNames(q->forms).c_str(),
+             std::string(q->evidence).c_str());
     }
   }
   if (as_json) std::cout << out.dump(2) << "\n";

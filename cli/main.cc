@@ -130,6 +130,11 @@ int main(int argc, char** argv) {
       app.add_subcommand("algorithms", "List every algorithm by collective");
   algorithms->add_flag("--json", json, "JSON output");
   std::string algorithms_library;
+  CLI::App* quirks = app.add_subcommand(
+      "quirks", "List where the libraries' own algorithms are wrong, and the evidence");
+  quirks->add_flag("--json", json, "JSON output");
+  std::string quirks_library;
+  quirks->add_option("--library", quirks_library, "Only this library ('Open MPI', 'MPICH')");
   algorithms->add_option("--library", algorithms_library,
                          "Only this library's native algorithms ('Open MPI', 'MPICH')");
 
@@ -315,6 +320,7 @@ int main(int argc, char** argv) {
   if (!tls_ca.empty()) setenv("COLLTUNE_TLS_CA", tls_ca.c_str(), 1);
 
   if (*algorithms) return colltune::cli::Algorithms(json, algorithms_library);
+  if (*quirks) return colltune::cli::Quirks(json, quirks_library);
   if (*table_cmd) {
     const std::map<std::string, Format> formats = {
         {"text", Format::kText}, {"json", Format::kJson}, {"shim", Format::kShim}};

@@ -33,10 +33,11 @@ int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
   grpc::Status s = stub->GetViolations(Call(c).get(), request, &response);
   if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
 
-  std::vector<v1::Violation> guideline, selection, monotony;
+  std::vector<v1::Violation> guideline, selection, monotony, defect;
   for (const v1::Violation& v : response.violations()) {
     (v.kind() == "monotony"    ? monotony
      : v.kind() == "selection" ? selection
+     : v.kind() == "defect"    ? defect
                                : guideline)
         .push_back(v);
   }
@@ -54,6 +55,14 @@ int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
             });
   if (as_json) {
     nlohmann::json out = nlohmann::json::array();
+    for (const v1::Violation& v : defect) {
+      out.push_back({{"kind", v.kind()},
+                     {"collective", v.collective()},
+                     {"algorithm", v.algorithm()},
+                     {"forms", v.forms()},
+                     {"evidence", v.evidence()},
+                     {"in_table", v.in_table()}});
+    }
     for (const auto* list : {&guideline, &selection, &monotony}) {
       for (const v1::Violation& v : *list) {
         out.push_back({{"kind", v.kind()},
@@ -106,9 +115,18 @@ int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
            PValue(v.p_value()).c_str(), v.launches());
   }
   if (monotony.empty()) printf("(none)\n");
+  printf("\nlibrary defects: the library's own algorithm, forced, is wrong for these "
+         "calls (colltune runs the default there)\n");
+  for (const v1::Violation& v : defect) {
+    printf("%-22s %-36s %s%s: %s\n", v.collective().c_str(), v.algorithm().c_str(),
+           v.forms().c_str(), v.in_table() ? " [named by the current table]" : "",
+           v.evidence().c_str());
+  }
+  if (defect.empty()) printf("(none)\n");
   printf("\n%zu guideline violations of %zu guidelines, %zu monotony "
-         "violations, %zu selection violations\n",
-         guideline.size(), guidelines.size(), monotony.size(), selection.size());
+         "violations, %zu selection violations, %zu library defects\n",
+         guideline.size(), guidelines.size(), monotony.size(), selection.size(),
+         defect.size());
   return 0;
 }
 

@@ -25,27 +25,6 @@ constexpr CollectiveInfo kCollectives[kNumCollectives] = {
     {Collective::kScatterv, "scatterv", "MPI_Scatterv", true, SizeKey::kNone},
 };
 
-// Where a forced native algorithm is wrong for non-commutative operations,
-// and the size it is limited to (AlgorithmInfo; docs/library-controls.md).
-constexpr uint8_t Unordered(Collective c, std::string_view full_name, uint32_t segment) {
-  // A segmented variant combines operands as its algorithm does.
-  const std::string_view name =
-      segment == 0 ? full_name : full_name.substr(0, full_name.rfind(kSegmentInfix));
-  if (c == Collective::kAllreduce) {
-    return name == "native:ring" || name == "native:segmented_ring" ? kOpenMpi : 0;
-  }
-  if (c == Collective::kReduceScatter) {
-    return name == "native:recursive_halving" || name == "native:ring" ? kOpenMpi : 0;
-  }
-  if (c == Collective::kReduce) {
-    return name == "native:chain" || name == "native:pipeline" ||
-                   name == "native:binary" || name == "native:binomial"
-               ? kOpenMpi
-               : 0;
-  }
-  return 0;
-}
-
 constexpr AlgorithmInfo Native(int i, Collective c, std::string_view name,
                                uint8_t libraries, uint32_t segment = 0) {
   return {static_cast<Algorithm>(static_cast<int>(Algorithm::kFirstNative) + i),
@@ -55,7 +34,6 @@ constexpr AlgorithmInfo Native(int i, Collective c, std::string_view name,
           segment == 0 ? "the library's own algorithm of this name, forced"
                        : "the library's own algorithm, forced with this segment size",
           libraries,
-          Unordered(c, name, segment),
           static_cast<uint8_t>(name == "native:two_proc" ? 2 : 0),
           segment};
 }

@@ -142,12 +142,6 @@ struct AlgorithmInfo {
   // collective (NativeLibrary bits; the running library has the last word,
   // shim/native/); 0 for mock-ups and default.
   uint8_t libraries = 0;
-  // Native algorithms: the libraries in which, forced, it combines operands
-  // out of rank order without checking the operation, so it is wrong for a
-  // non-commutative one (Open MPI's allreduce ring and segmented_ring, its
-  // reduce chain, pipeline, binary and binomial, its reduce_scatter
-  // recursive_halving and ring; measured at 2 to 5 processes). Neither the shim nor an exported rules file runs them then.
-  uint8_t unordered = 0;
   // The only communicator size it runs on (Open MPI's two_proc algorithms
   // fail elsewhere instead of falling back), 0 for any.
   uint8_t only_size = 0;

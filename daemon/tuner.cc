@@ -7,6 +7,7 @@
 
 #include "common/histogram.h"
 #include "common/limits.h"
+#include "common/quirks.h"
 #include "common/stats.h"
 #include "daemon/matching.h"
 #include "daemon/validate.h"
@@ -201,9 +202,20 @@ absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
       store_->LaunchPoints(profile_id);
   if (!points.ok()) return points.status();
+  absl::StatusOr<std::optional<db::Profile>> profile = store_->GetProfile(profile_id);
+  if (!profile.ok()) return profile.status();
+  uint8_t family = 0, measured = kFormAny;
+  std::string version;
+  if (profile->has_value()) {
+    const db::ProfileKey& key = (*profile)->key;
+    family = NativeLibraryOf(key.library);
+    version = key.library_version;
+    if ((key.comm_size & (key.comm_size - 1)) != 0) measured |= kFormSizeNotPowerOfTwo;
+  }
   std::vector<LaunchMedian> medians;
   medians.reserve(points->size());
   for (const db::LaunchPoint& p : *points) {
+    if (family != 0 && (QuirkFormsOf(p.algorithm, family, version) & measured)) continue;
     // Launch indices stay below limits::kMaxLaunches.
     const int64_t launch = p.campaign_id * limits::kMaxLaunches + p.launch;
     medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch,
@@ -710,7 +722,37 @@ absl::StatusOr<v1::GetViolationsResponse> Tuner::GetViolations(
     out->set_p_value(v.p_value);
     out->set_launches(v.launches);
   }
+  if (absl::Status s = AddDefects(r.profile_id(), &response); !s.ok()) return s;
   return response;
+}
+
+absl::Status Tuner::AddDefects(int64_t profile_id, v1::GetViolationsResponse* response) {
+  absl::StatusOr<std::optional<db::Profile>> p = store_->GetProfile(profile_id);
+  if (!p.ok()) return p.status();
+  const uint8_t family = p->has_value() ? NativeLibraryOf((*p)->key.library) : 0;
+  if (family == 0) return absl::OkStatus();
+  absl::StatusOr<std::optional<db::TableVersion>> table = store_->CurrentTable(profile_id);
+  if (!table.ok()) return table.status();
+  for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
+    if (!(q->library & family) || !QuirkApplies(*q, (*p)->key.library_version)) continue;
+    bool in_table = false;
+    if (table->has_value()) {
+      for (const db::StoredRule& rule : (*table)->rules) {
+        const AlgorithmInfo& info = InfoOf(rule.rule.algorithm);
+        in_table = in_table || (info.native() && info.collective == q->collective &&
+                                info.library_name() == q->algorithm);
+      }
+    }
+    v1::Violation* out = response->add_violations();
+    out->set_kind("defect");
+    out->set_collective(std::string(InfoOf(q->collective).name));
+    out->set_algorithm("native:" + std::string(q->algorithm));
+    out->set_forms(QuirkFormNames(q->forms));
+    out->set_evidence(std::string((*p)->key.library) + " " + std::string(q->seen_in) + ": " +
+                      std::string(q->evidence));
+    out->set_in_table(in_table);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<v1::GetCampaignResponse> Tuner::GetCampaign(

@@ -86,7 +86,13 @@ class Tuner {
   db::ProfileKey KeyOf(const v1::Context& c) const;
   absl::Status RequireProfile(int64_t id);
   absl::StatusOr<v1::ProfileSummary> Summarize(const db::Profile& p);
+  // The profile's campaign points, without those of native algorithms that
+  // the quirks table says are wrong for the calls campaigns time (every
+  // call, or the profile's size): their timings judge nothing.
   absl::StatusOr<std::vector<LaunchMedian>> Medians(int64_t profile_id);
+  // Appends the quirks table's rows for the profile's library and version
+  // as "defect" violations.
+  absl::Status AddDefects(int64_t profile_id, v1::GetViolationsResponse* response);
   // Recomputes the profile's decisions; stores a new version if they
   // changed. Returns (current version, changed).
   absl::StatusOr<std::pair<int64_t, bool>> Retune(int64_t profile_id,

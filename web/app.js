@@ -507,7 +507,9 @@
   // library lacks a better implementation), selection (one of the library's
   // own algorithms beats default: its decision rules pick the slower one) and
   // monotony (a larger message is faster).
-  const VIOLATION_KINDS = ['guideline', 'selection', 'monotony'];
+  // A fourth, defect, is colltune's quirks table for the profile's library:
+  // one of its own algorithms is wrong for some calls (no timings).
+  const VIOLATION_KINDS = ['guideline', 'selection', 'monotony', 'defect'];
 
   function violationsSection(violations) {
     const rank = (k) => (VIOLATION_KINDS.includes(k) ? VIOLATION_KINDS.indexOf(k) : 0);
@@ -518,12 +520,20 @@
         return el('span', { class: 'badge native', title: 'the library\'s algorithm selection picks a slower algorithm than one it has' }, 'selection');
       }
       if (v.kind === 'monotony') return 'monotony';
+      if (v.kind === 'defect') {
+        return el('span', { class: 'badge bad', title: 'the library\'s own algorithm, forced, is wrong for these calls' }, 'library defect');
+      }
       return v.guideline ? `guideline ${v.guideline}` : 'guideline';
     };
     const what = (v) => {
       if (v.kind === 'selection') {
         return [`default is ${fmtX(v.factor)} slower than the library's own `, el('strong', {}, v.algorithm),
           ` at ${fmtBytes(v.msg_bytes)}: its selection rules pick the slower one`];
+      }
+      if (v.kind === 'defect') {
+        return [el('strong', {}, v.algorithm), ` is wrong for some calls (${v.forms}): ${v.evidence}. `,
+          v.in_table ? el('strong', {}, 'The current table names it; jobs run the default for those calls.')
+            : 'colltune never runs it for those calls.'];
       }
       if (v.kind === 'monotony') {
         return `${fmtBytes(v.msg_bytes)} takes ${fmtX(v.factor)} as long as ${fmtBytes(v.larger_bytes)}`;
@@ -534,12 +544,12 @@
       el('td', {}, kindCell(v)),
       el('td', {}, v.collective),
       el('td', {}, what(v)),
-      el('td', { class: 'num' }, fmtP(v.p_value)),
-      el('td', { class: 'num' }, v.launches)));
+      el('td', { class: 'num' }, v.kind === 'defect' ? '' : fmtP(v.p_value)),
+      el('td', { class: 'num' }, v.kind === 'defect' ? '' : v.launches)));
     const counts = VIOLATION_KINDS.map((k) => `${violations.filter((v) => v.kind === k).length} ${k}`).join(' · ');
     return el('section', { id: 'violations' },
       el('h2', {}, `Violations (${violations.length})`),
-      el('p', { class: 'muted' }, 'Where the MPI library\'s own collective is significantly slower than a composition of other collectives (guideline), than another of its own algorithms, which its selection rules should have picked (selection), or slower for a smaller message than for a larger one (monotony).'),
+      el('p', { class: 'muted' }, 'Where the MPI library\'s own collective is significantly slower than a composition of other collectives (guideline), than another of its own algorithms, which its selection rules should have picked (selection), or slower for a smaller message than for a larger one (monotony); and where one of its own algorithms is wrong for some calls (library defect).'),
       violations.length === 0 ? el('p', { class: 'muted' }, 'None found.')
         : [el('p', { class: 'counts' }, counts),
           table(['Kind', 'Collective', 'What', { label: 'p-value', num: true }, { label: 'Launches', num: true }], rows, { class: 'violations' })]);

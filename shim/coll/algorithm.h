@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "common/catalog.h"
+#include "common/quirks.h"
 #include "shim/coll/calls.h"
 #include "shim/coll/env.h"
 #include "shim/coll/quirks.h"
@@ -83,6 +84,49 @@ template <class Call>
 auto HasOp(const Call& c) -> decltype(c.op, std::true_type{});
 std::false_type HasOp(...);
 
+// True for call types with a `root` member, and a `sendbuf` member.
+template <class Call>
+auto HasRoot(const Call& c) -> decltype(c.root, std::true_type{});
+std::false_type HasRoot(...);
+template <class Call>
+auto HasSendbuf(const Call& c) -> decltype(c.sendbuf, std::true_type{});
+std::false_type HasSendbuf(...);
+
+// Which of the QuirkForm bits `asked` (common/quirks.h) `call` has; the same
+// on every rank. A rooted collective is in place at its root only, which the
+// other ranks cannot see: there an in-place quirk covers every call.
+template <class Call>
+uint8_t FormOf(const Call& call, const CollEnv& env, uint8_t asked) {
+  uint8_t form = asked & kFormAny;
+  if (asked & kFormInPlace) {
+    if constexpr (std::is_same_v<decltype(HasRoot(call)), std::true_type>) {
+      form |= kFormInPlace;
+    } else if constexpr (std::is_same_v<decltype(HasSendbuf(call)), std::true_type>) {
+      if (call.sendbuf == MPI_IN_PLACE) form |= kFormInPlace;
+    }
+  }
+  if ((asked & kFormSizeNotPowerOfTwo) && (env.size & (env.size - 1)) != 0) {
+    form |= kFormSizeNotPowerOfTwo;
+  }
+  if constexpr (std::is_same_v<decltype(HasOp(call)), std::true_type>) {
+    int commutes = 1;
+    if ((asked & kFormNonCommutative) &&
+        (PMPI_Op_commutative(call.op, &commutes) != MPI_SUCCESS || !commutes)) {
+      form |= kFormNonCommutative;
+    }
+    if ((asked & kFormGappedType) && HasGaps(call.datatype)) form |= kFormGappedType;
+  }
+  if constexpr (std::is_same_v<Call, ReduceScatterCall>) {
+    for (int i = 1; (asked & kFormUnequalCounts) && i < env.size; ++i) {
+      if (call.recvcounts[i] != call.recvcounts[0]) {
+        form |= kFormUnequalCounts;
+        break;
+      }
+    }
+  }
+  return form;
+}
+
 // Whether the library's own algorithm `id` can run `call` (rank-invariant:
 // the same library, the same table, the same op on every rank).
 template <class Call>
@@ -94,24 +138,16 @@ bool NativeEligible(Algorithm id, const Call& call, const CollEnv& env) {
   // (the same bytes on every rank: the same signature).
   const uint32_t segment = InfoOf(id).segment;
   if (segment != 0 && call.KeyBytes(env) < 2 * static_cast<int64_t>(segment)) return false;
-  if constexpr (std::is_same_v<Call, ReduceScatterCall>) {
-    if (!NativeReduceScatterOk(InfoOf(id).name, call.recvcounts, env.size,
-                               call.sendbuf == MPI_IN_PLACE)) {
-      return false;
-    }
-  }
-  if constexpr (std::is_same_v<decltype(HasOp(call)), std::true_type>) {
-    return env.natives->OrderOk(id, call.op) && NativeReductionTypeOk(call.datatype);
-  }
-  return true;
+  const uint8_t quirks = env.natives->QuirkForms(id);
+  return quirks == 0 || FormOf(call, env, quirks) == 0;
 }
 
 template <class Call>
-int RunNative(Algorithm id, const Call& call, const CollEnv& env) {
+int RunNative(Algorithm id, const Call& call, const CollEnv& env, bool* forced) {
   return env.natives->Run(
       id, env.comm, env.native_comms,
       [](const void* c, MPI_Comm comm) { return static_cast<const Call*>(c)->Native(comm); },
-      &call);
+      &call, forced);
 }
 
 // Whether `id` can run `call` within the budget (default always can).
@@ -134,8 +170,10 @@ int Execute(Algorithm id, const Call& call, const CollEnv& env,
   if (id != Algorithm::kDefault && !MovesNothing(call, env)) {
     if (IsNative(id)) {
       if (NativeEligible(id, call, env)) {
-        *outcome = Outcome::kRan;
-        return RunNative(id, call, env);
+        bool forced = false;
+        const int rc = RunNative(id, call, env, &forced);
+        *outcome = forced ? Outcome::kRan : Outcome::kIneligible;
+        return rc;
       }
     } else if (const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id)) {
       std::optional<uint64_t> need = impl->need(call, env);

@@ -2,6 +2,10 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
+
+#include "common/library_id.h"
+#include "common/quirks.h"
 
 namespace colltune::shim {
 namespace {
@@ -261,6 +265,20 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
 #endif
   }
   if (any) n->control_ = control;
+  // Defects of this library's version, by form (common/quirks.h).
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  int length = 0;
+  if (PMPI_Get_library_version(version, &length) == MPI_SUCCESS) {
+    const std::string number = ParseLibraryVersion(std::string(version, length)).version;
+    for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
+      n->quirk_forms_[a] = QuirkFormsOf(static_cast<Algorithm>(a), kLibrary, number);
+    }
+  } else {
+    // Unknown version: every row holds.
+    for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
+      n->quirk_forms_[a] = QuirkFormsOf(static_cast<Algorithm>(a), kLibrary, "");
+    }
+  }
   return n;
 }
 
@@ -292,22 +310,41 @@ void NativeAlgorithms::DiscoverSegments(Collective c) {
 std::unique_ptr<NativeAlgorithms> NativeAlgorithms::DiscoverEverywhere(
     int thread_level, MPI_Comm comm, std::vector<std::string>* notes) {
   std::unique_ptr<NativeAlgorithms> n = Discover(thread_level, notes);
-  int usable = n->control_ != NativeControl::kNone ? 1 : 0;
-  int everywhere = 0;
-  if (PMPI_Allreduce(&usable, &everywhere, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) {
-    everywhere = 0;
+  // Every rank tries each write it will make (the algorithm's value, and a
+  // variant's segment size) and restores it. An algorithm is offered only
+  // where every rank could write it, and natives run only where every rank
+  // can run them: a library that refuses a write on some processes never
+  // splits a call between two algorithms (index 0 carries "usable").
+  std::array<int, kNumAlgorithms> here{}, everywhere{};
+  here[0] = n->control_ != NativeControl::kNone ? 1 : 0;
+  for (int a = IndexOf(Algorithm::kFirstNative); here[0] && a < kNumAlgorithms; ++a) {
+    if (n->value_[a] < 0) continue;
+    const Collective c = InfoOf(static_cast<Algorithm>(a)).collective;
+    const int old = n->Swap(c, n->value_[a]);
+    bool ok = old >= 0 && n->Swap(c, old) >= 0;
+    const int segment = static_cast<int>(InfoOf(static_cast<Algorithm>(a)).segment);
+    if (ok && segment != 0) {
+      const int old_segment = n->SwapSegment(c, segment);
+      ok = old_segment >= 0 && n->SwapSegment(c, old_segment) >= 0;
+    }
+    here[a] = ok ? 1 : 0;
   }
-  if (!everywhere) n->control_ = NativeControl::kNone;
+  if (PMPI_Allreduce(here.data(), everywhere.data(), kNumAlgorithms, MPI_INT, MPI_MIN,
+                     comm) != MPI_SUCCESS) {
+    everywhere.fill(0);
+  }
+  if (!everywhere[0]) n->control_ = NativeControl::kNone;
+  for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
+    if (n->value_[a] < 0 || everywhere[a]) continue;
+    n->value_[a] = -1;
+    if (everywhere[0]) {
+      const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
+      notes->push_back("native algorithms: " + std::string(InfoOf(info.collective).name) +
+                       " " + std::string(info.name) +
+                       " cannot be set on every process; it does not run");
+    }
+  }
   return n;
-}
-
-bool NativeAlgorithms::OrderOk(Algorithm a, MPI_Op op) const {
-  // MPICH checks each forced algorithm's restrictions (commutativity among
-  // them) itself and runs its automatic choice where they fail; the
-  // catalogue knows where Open MPI does not (AlgorithmInfo::unordered).
-  if (op == MPI_OP_NULL || !(InfoOf(a).unordered & kLibrary)) return true;
-  int commutes = 0;
-  return PMPI_Op_commutative(op, &commutes) == MPI_SUCCESS && commutes;
 }
 
 bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms, int size) const {
@@ -339,11 +376,16 @@ int NativeAlgorithms::SwapSegment(Collective c, int bytes) const {
 }
 
 int NativeAlgorithms::Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
-                          int (*fn)(const void*, MPI_Comm), const void* call) const {
+                          int (*fn)(const void*, MPI_Comm), const void* call,
+                          bool* forced) const {
+  *forced = false;
   if (control_ == NativeControl::kPerCall) {
     const Collective c = InfoOf(a).collective;
+    // Every rank wrote this value at MPI_Init (DiscoverEverywhere): a write
+    // that then succeeded on every rank does so again.
     const int old = Swap(c, value_[IndexOf(a)]);
     if (old < 0) return fn(call, comm);  // not set: the library chooses
+    *forced = true;
     const int rc = fn(call, comm);
     Swap(c, old);
     return rc;
@@ -351,6 +393,7 @@ int NativeAlgorithms::Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
   MPI_Comm shadow = comm;
   if (comms != nullptr) comms->Get(*this, a, comm, &shadow);
   if (shadow == comm) return fn(call, comm);
+  *forced = true;
   const int rc = fn(call, shadow);
   // The shadow returns errors; the user's communicator's handler judges them.
   if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, rc);
@@ -386,11 +429,15 @@ int NativeComms::Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm
   if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
   if (old >= 0) natives.Swap(c, old);
   if (segment != 0 && old_segment >= 0) natives.SwapSegment(c, old_segment);
-  if (rc != MPI_SUCCESS || shadow == MPI_COMM_NULL || old < 0 || old_segment < 0) {
-    // A shadow without the algorithm forced would run the default while we
-    // report the native one: give up on this communicator's shadows (the
-    // same verdict on every rank only if all failed alike, which a failed
-    // write, local and deterministic, does).
+  // A shadow without the algorithm forced would run the default while we
+  // report the native one, and a rank without a shadow runs the default on
+  // the user's communicator: every rank must agree (one reduction, once per
+  // communicator and algorithm). If any failed, every rank gives up on this
+  // communicator's shadows.
+  int ok = rc == MPI_SUCCESS && shadow != MPI_COMM_NULL && old >= 0 && old_segment >= 0;
+  int all_ok = 0;
+  if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all_ok = 0;
+  if (!all_ok) {
     if (shadow != MPI_COMM_NULL) PMPI_Comm_free(&shadow);
     failed_ = true;
     return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;

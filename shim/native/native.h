@@ -24,9 +24,11 @@
 //
 // Both controls are process-wide: under MPI_THREAD_MULTIPLE another thread
 // could create a communicator (Open MPI) or call a collective (MPICH) while
-// one is set, so no native algorithm runs then. Discovery is the same on
-// every rank (one library), and Runtime agrees on usability with one
-// reduction, so every verdict here is rank-consistent.
+// one is set, so no native algorithm runs then. DiscoverEverywhere keeps an
+// algorithm only where every rank could write its control, and a shadow only
+// where every rank made one, so every verdict here is rank-consistent. Where
+// the library's algorithm is wrong for a form of call (common/quirks.h), the
+// default runs those calls.
 #ifndef COLLTUNE_SHIM_NATIVE_NATIVE_H_
 #define COLLTUNE_SHIM_NATIVE_NATIVE_H_
 
@@ -80,19 +82,22 @@ class NativeAlgorithms {
   // The control value of `a` (-1 if not offered).
   int ValueOf(Algorithm a) const { return value_[IndexOf(a)]; }
 
-  // Whether `a` may run a reduction with `op` (rank-invariant): algorithms
-  // that reorder operands need a commutative op.
-  bool OrderOk(Algorithm a, MPI_Op op) const;
+  // The forms of a call in which `a` is wrong in this library and version
+  // (QuirkForm bits of common/quirks.h; 0 for none): there the default runs.
+  uint8_t QuirkForms(Algorithm a) const { return quirk_forms_[IndexOf(a)]; }
 
   // Whether `a` can run on a communicator of `size` processes whose shadows
   // are `comms` (per-communicator control: there is one for `a` or room for
   // one).
   bool Runnable(Algorithm a, const NativeComms* comms, int size) const;
 
-  // Runs fn(call, comm) with `a` in force over `comm`'s processes; returns
-  // fn's MPI error code. Runnable(a, comms) must be true on every rank.
+  // Runs fn(call, comm) with `a` in force over `comm`'s processes, or with
+  // the default if forcing it failed on any rank (*forced says which, the
+  // same on every rank); returns fn's MPI error code. Runnable(a, comms)
+  // must be true on every rank.
   int Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
-          int (*fn)(const void* call, MPI_Comm comm), const void* call) const;
+          int (*fn)(const void* call, MPI_Comm comm), const void* call,
+          bool* forced) const;
 
  private:
   friend class NativeComms;
@@ -108,6 +113,7 @@ class NativeAlgorithms {
   NativeControl control_ = NativeControl::kNone;
   bool t_initialized_ = false;
   std::array<int, kNumAlgorithms> value_;
+  std::array<uint8_t, kNumAlgorithms> quirk_forms_{};
   std::array<MPI_T_cvar_handle, kNumCollectives> handle_{};
   std::array<bool, kNumCollectives> has_handle_{};
   std::array<MPI_T_cvar_handle, kNumCollectives> segment_handle_{};

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/quirks.h"
 #include "common/table.h"
 #include "shim/runtime/agent.h"
 #include "shim/runtime/config.h"
@@ -141,13 +142,35 @@ std::unique_ptr<NativeAlgorithms> PrepareNatives(Table* table, const JobContext&
     }
     return false;
   };
+  // A library defect (common/quirks.h) confines an algorithm to the forms
+  // of calls it gets right: said once, the default runs the rest.
+  auto confined = [&](Algorithm a, Collective c, bool forced) {
+    if (!root || !natives || noted[IndexOf(a)]) return;
+    const uint8_t forms = natives->QuirkForms(a);
+    if (forms == 0) return;
+    noted[IndexOf(a)] = true;
+    const std::string what = std::string(InfoOf(c).name) + "=" + std::string(InfoOf(a).name);
+    const std::string where = QuirkFormNames(forms);
+    if (forced) {
+      LogError("COLLTUNE_FORCE %s is refused where %s %s's own algorithm is wrong (%s; "
+               "`colltune quirks` says why); those calls run the library's default",
+               what.c_str(), context.library.c_str(), context.library_version.c_str(),
+               where.c_str());
+    } else {
+      LogInfo(1, "the table's %s runs the default where %s %s's own algorithm is wrong "
+              "(%s; `colltune quirks` says why)", what.c_str(), context.library.c_str(),
+              context.library_version.c_str(), where.c_str());
+    }
+  };
   for (int c = 0; c < kNumCollectives; ++c) {
     auto& f = table->forced[c];
     if (f && !keep(*f, static_cast<Collective>(c))) f = Algorithm::kDefault;
+    if (f) confined(*f, static_cast<Collective>(c), true);
   }
   for (Section& s : table->sections) {
     for (Rule& r : s.rules) {
       if (!keep(r.algorithm, r.collective)) r.algorithm = Algorithm::kDefault;
+      confined(r.algorithm, r.collective, false);
     }
   }
   if (natives && natives->control() == NativeControl::kNone) natives.reset();

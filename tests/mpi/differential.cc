@@ -425,6 +425,9 @@ struct Case {
   bool adjacent = false;  // buffers back to back, no guard zones between
   bool recv_first = false;  // the receive buffer lies before the send buffer
   bool null_unused = false;  // empty and insignificant buffers are NULL
+  // Alltoallw: every block passed as one element of its own contiguous type
+  // (count 1 of contiguous(count, type)), so the types differ between peers.
+  bool per_block_types = false;
   const OpSpec* op = nullptr;
 
   std::string Describe(const Comms& comms, const char* collective,
@@ -433,11 +436,11 @@ struct Case {
     snprintf(buf, sizeof buf,
              "collective=%s seed=%llu case=%d comm=%s type=%s count=%lld "
              "root=%d in_place=%d mixed=%d adjacent=%d recv_first=%d "
-             "null_unused=%d op=%s",
+             "null_unused=%d per_block_types=%d op=%s",
              collective, seed, index, comms.names[comm].c_str(), type->name,
              static_cast<long long>(count), root, in_place ? 1 : 0,
              mixed ? 1 : 0, adjacent ? 1 : 0, recv_first ? 1 : 0,
-             null_unused ? 1 : 0, op ? op->name : "-");
+             null_unused ? 1 : 0, per_block_types ? 1 : 0, op ? op->name : "-");
     return buf;
   }
   // Floating-point arithmetic makes results depend on the order of
@@ -495,6 +498,7 @@ Case MakeCase(unsigned long long seed, int index, const Comms& comms,
   k.adjacent = rng() % 2 == 0;
   k.recv_first = rng() % 2 == 0;
   k.null_unused = rng() % 3 == 0;
+  k.per_block_types = collective == "alltoallw" && rng() % 2 == 0;
   if (index < kEdgeCases) {
     // The edge grid: every combination of form and placement with fewer
     // elements than processes, on the whole communicator.
@@ -1335,6 +1339,24 @@ Result TestAlltoallw(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
   for (int j = 0; j < size; ++j) {
     input[j] = Values(rng, *k.type, k.in_place ? rcounts[j] : scounts[j]);
   }
+  // What the call is given: the counts and types, or per block one element
+  // of a contiguous type of the block (the same memory, the same signature).
+  std::vector<int> pass_scounts = scounts, pass_rcounts = rcounts;
+  std::vector<MPI_Datatype> pass_stypes = stypes, pass_rtypes = rtypes, owned;
+  if (k.per_block_types) {
+    auto wrap = [&owned](int* count, MPI_Datatype* type) {
+      MPI_Datatype t;
+      MPI_Type_contiguous(*count, *type, &t);
+      MPI_Type_commit(&t);
+      owned.push_back(t);
+      *count = 1;
+      *type = t;
+    };
+    for (int j = 0; j < size; ++j) {
+      wrap(&pass_scounts[j], &pass_stypes[j]);
+      wrap(&pass_rcounts[j], &pass_rtypes[j]);
+    }
+  }
   // Open MPI 4.1.4's MPI_Alltoallw on one process scales byte
   // displacements by the extent: there each side's buffer is its one block,
   // at displacement 0.
@@ -1353,9 +1375,11 @@ Result TestAlltoallw(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
     char* sendbuf = one ? a[i].Base(where[0]) : origin;
     char* recvbuf = one ? a[i].Base(where[k.in_place ? 0 : size]) : origin;
     rc[i] = (i == kRef ? PMPI_Alltoallw : MPI_Alltoallw)(
-        k.in_place ? MPI_IN_PLACE : sendbuf, scounts.data(), sdispls.data(), stypes.data(),
-        recvbuf, rcounts.data(), rdispls.data(), rtypes.data(), comm);
+        k.in_place ? MPI_IN_PLACE : sendbuf, pass_scounts.data(), sdispls.data(),
+        pass_stypes.data(), recvbuf, pass_rcounts.data(), rdispls.data(),
+        pass_rtypes.data(), comm);
   }
+  for (MPI_Datatype& t : owned) MPI_Type_free(&t);
   return Annotated(Compare(comm, rc, a.side, {}, TolOf(k, comm)), what);
 }
 

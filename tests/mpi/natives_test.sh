@@ -16,11 +16,19 @@
 #     leaves undefined may hold anything: the algorithm is the library's).
 #     This found MPICH's noncommutative Reduce_scatter_block corrupting
 #     memory on datatypes with gaps, and Open MPI's two_proc algorithms
-#     failing on other sizes (shim/coll/quirks.h, shim/native/native.cc).
+#     failing on other sizes; at 1 to 5 processes (Open MPI) and 1 to 4
+#     (MPICH), every form the differential has, including alltoallw blocks
+#     passed as per-peer contiguous types, which found MPICH's alltoallw nb
+#     wrong in place;
+#  5. what fails is in the quirks table (common/quirks.h, `colltune quirks`)
+#     and is refused for that form, by COLLTUNE_FORCE in one line and by a
+#     table, with the default running those calls;
+#  6. a write that fails on one rank only leaves every rank on the default.
 #
 # Args: bench-openmpi bench-mpich differential-openmpi differential-mpich
 #       native_trace-openmpi native_trace-mpich cvar_value-openmpi
-#       cvar_value-mpich libcolltune.so libcolltune-mpich.so
+#       cvar_value-mpich libcolltune.so libcolltune-mpich.so colltune-cli
+#       alltoallw_inplace-mpich cvar_write_fails-openmpi.so cvar_write_fails-mpich.so
 source tests/lib/testlib.sh
 BENCH_OMPI=$(abspath "$1")
 BENCH_MPICH=$(abspath "$2")
@@ -32,6 +40,10 @@ CVAR_OMPI=$(abspath "$7")
 CVAR_MPICH=$(abspath "$8")
 SHIM_OMPI=$(abspath "$9")
 SHIM_MPICH=$(abspath "${10}")
+COLLTUNE_CLI=$(abspath "${11}")
+QUIRK_MPICH=$(abspath "${12}")
+FAIL_OMPI=$(abspath "${13}")
+FAIL_MPICH=$(abspath "${14}")
 CASES=${CASES:-24}
 
 # --- 1. Discovery ------------------------------------------------------------
@@ -295,7 +307,7 @@ run_diff() {  # run_diff openmpi|mpich NP COLL ALG
 }
 for line in "${OMPI_NATIVES[@]}"; do
   read -r coll name value <<<"$line"
-  for np in 2 3 4 5; do
+  for np in 1 2 3 4 5; do
     # Runs on two processes only; elsewhere the default runs (not checked here).
     [ "$name" = native:two_proc ] && [ "$np" != 2 ] && continue
     run_diff openmpi "$np" "$coll" "$name"
@@ -303,6 +315,85 @@ for line in "${OMPI_NATIVES[@]}"; do
 done
 for line in "${MPICH_NATIVES[@]}"; do
   read -r coll name value <<<"$line"
-  for np in 2 3; do run_diff mpich "$np" "$coll" "$name"; done
+  for np in 1 2 3 4; do run_diff mpich "$np" "$coll" "$name"; done
 done
+
+# --- 5. The quirks table (common/quirks.h) -----------------------------------
+# MPICH 4.0.2's alltoallw nb is wrong in place when the receive types differ
+# between peers. The evidence holds without colltune (if a new MPICH fixes it,
+# this says so and the row gets its fixed_in)...
+errors_of() {  # errors_of OUTPUT: the wrong elements all ranks counted
+  awk '/^rank [0-9]+ errors/ { n += $4 } END { print n + 0 }' <<<"$1"
+}
+bad=$(errors_of "$(run_mpich -np 2 -genv MPIR_CVAR_ALLTOALLW_INTRA_ALGORITHM nb "$QUIRK_MPICH" 2>/dev/null)")
+good=$(errors_of "$(run_mpich -np 2 -genv MPIR_CVAR_ALLTOALLW_INTRA_ALGORITHM auto "$QUIRK_MPICH" 2>/dev/null)")
+if [ "$bad" -gt 0 ] && [ "$good" = 0 ]; then
+  pass "MPICH's own alltoallw nb is wrong in place with per-peer types ($bad wrong elements; auto: 0)"
+else
+  fail "MPICH's own alltoallw nb is wrong in place with per-peer types" "nb: $bad wrong, auto: $good"
+fi
+# ... and `colltune quirks` lists it.
+out=$("$COLLTUNE_CLI" quirks --library MPICH)
+grep -q "alltoallw native:nb .*wrong for \[in place\]" <<<"$out" &&
+  pass "colltune quirks lists MPICH's alltoallw nb in place" ||
+  fail "colltune quirks lists MPICH's alltoallw nb in place" "$out"
+# Forced: one line says it is refused in place, the default runs those calls
+# (the program above passes), and nb still runs out of place.
+out=$(run_mpich -np 2 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_FORCE alltoallw=native:nb \
+      "$QUIRK_MPICH" 2>&1)
+lines=$(grep -c "COLLTUNE_FORCE alltoallw=native:nb is refused where MPICH 4.0.2's own algorithm is wrong (in place" <<<"$out")
+if [ "$lines" = 1 ] && [ "$(errors_of "$out")" = 0 ] && grep -q "^rank 1 errors 0" <<<"$out"; then
+  pass "COLLTUNE_FORCE=alltoallw=native:nb: refused in place in one line, the default runs there"
+else
+  fail "COLLTUNE_FORCE=alltoallw=native:nb: refused in place in one line, the default runs there" "$out"
+fi
+out=$(run_mpich -np 2 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_FORCE alltoallw=native:nb \
+      -genv COLLTUNE_VERBOSE 1 "$DIFF_MPICH" --collective alltoallw --cases 40 --seed 7 2>&1)
+if grep -q "alltoallw: .* 0 failed" <<<"$out" && grep -Eq "native algorithms: .*native:nb=[1-9]" <<<"$out" &&
+   grep -Eq "not eligible: .*native:nb=[1-9]" <<<"$out"; then
+  pass "native:nb runs alltoallw out of place and the default in place"
+else
+  fail "native:nb runs alltoallw out of place and the default in place" "$out"
+fi
+# A table that names it: the default runs in place, and the log says why.
+printf 'colltune-table 1\nlibrary MPICH\nsection *\nalltoallw 0 inf native:nb\n' >"$T_TMP/quirk.table"
+out=$(run_mpich -np 2 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_TABLE "$T_TMP/quirk.table" \
+      -genv COLLTUNE_VERBOSE 1 "$QUIRK_MPICH" 2>&1)
+if [ "$(errors_of "$out")" = 0 ] && grep -q "^rank 1 errors 0" <<<"$out" &&
+   grep -q "the table's alltoallw=native:nb runs the default where MPICH 4.0.2's own algorithm is wrong (in place" <<<"$out"; then
+  pass "a table naming alltoallw native:nb runs the default in place, and says why"
+else
+  fail "a table naming alltoallw native:nb runs the default in place, and says why" "$out"
+fi
+
+# --- 6. Rank agreement ---------------------------------------------------------
+# A step of forcing fails on rank 1 only (tests/mpi/cvar_write_fails.c,
+# preloaded after the shim): every MPI_T write (the library refuses the
+# control there), or the shadow communicator's creation (Open MPI). Every rank
+# must then run the default together: the fingerprint of the default, no
+# hang (run_* time out), and the algorithm counted as run on no rank.
+for mode in cvar_write comm_create; do
+  out=$(trace_ompi -x LD_PRELOAD="$SHIM_OMPI:$FAIL_OMPI" -x COLLTUNE_VERBOSE=1 \
+        -x COLLTUNE_TEST_FAIL_RANK=1 -x COLLTUNE_TEST_FAIL=$mode \
+        -x COLLTUNE_FORCE=allreduce=native:ring -- 1024 1024)
+  err=$(cat "$T_TMP/trace.err")
+  want=$(trace_ompi -- 1024 1024)
+  if [ -n "$out" ] && [ "$out" = "$want" ] && [ "$want" != "$(trace_ompi --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4 -- 1024 1024)" ]; then
+    pass "Open MPI, $mode failing on rank 1: every rank runs the default"
+  else
+    fail "Open MPI, $mode failing on rank 1: every rank runs the default" \
+      "want:"$'\n'"$want"$'\n'"got:"$'\n'"$out"$'\n'"$err"
+  fi
+done
+out=$(trace_mpich -genv LD_PRELOAD "$SHIM_MPICH:$FAIL_MPICH" -genv COLLTUNE_VERBOSE 1 \
+      -genv COLLTUNE_TEST_FAIL_RANK 1 -genv COLLTUNE_TEST_FAIL cvar_write \
+      -genv COLLTUNE_FORCE allreduce=native:smp -- 1024 1024)
+err=$(cat "$T_TMP/trace.err")
+want=$(trace_mpich -- 1024 1024)
+if [ -n "$out" ] && [ "$out" = "$want" ] && ! grep -Eq "native algorithms: .*native:smp=[1-9]" <<<"$err"; then
+  pass "MPICH, cvar_write failing on rank 1: every rank runs the default"
+else
+  fail "MPICH, cvar_write failing on rank 1: every rank runs the default" \
+    "want:"$'\n'"$want"$'\n'"got:"$'\n'"$out"$'\n'"$err"
+fi
 finish

@@ -8,6 +8,7 @@
 #include "common/histogram.h"
 #include "common/report.h"
 #include "common/library_id.h"
+#include "common/quirks.h"
 #include "common/regime.h"
 #include "common/stats.h"
 
@@ -41,7 +42,6 @@ TEST(Catalog, NamesRoundTripAndAreUnique) {
                       std::to_string(info.segment / 1024) + "k");
         EXPECT_EQ(info.segment % 1024, 0u) << info.name;
         EXPECT_EQ(info.libraries, InfoOf(*base).libraries & kOpenMpi) << info.name;
-        EXPECT_EQ(info.unordered, InfoOf(*base).unordered) << info.name;
       }
     } else if (info.id != Algorithm::kDefault) {
       // Contract names start with the collective they implement.
@@ -64,6 +64,38 @@ TEST(Catalog, NamesRoundTripAndAreUnique) {
   EXPECT_TRUE(ParseAlgorithm("native:chain", Collective::kBcast).has_value());
   EXPECT_FALSE(ParseCollective("MPI_Allreduce").has_value());
   EXPECT_FALSE(Implements(Algorithm::kGatherAsGatherv, Collective::kScatter));
+}
+
+TEST(Quirks, RowsNameKnownAlgorithmsAndFormsApplyByVersion) {
+  for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
+    // Every row names an algorithm the catalogue has for that library.
+    const std::optional<Algorithm> a = FindNative(q->collective, q->algorithm);
+    ASSERT_TRUE(a.has_value()) << q->algorithm;
+    EXPECT_NE(InfoOf(*a).libraries & q->library, 0) << q->algorithm;
+    EXPECT_NE(q->forms, 0) << q->algorithm;
+    EXPECT_FALSE(q->evidence.empty()) << q->algorithm;
+    EXPECT_EQ(QuirkFormsOf(*a, q->library, q->seen_in) & q->forms, q->forms);
+  }
+  const Algorithm nb = *FindNative(Collective::kAlltoallw, "nb");
+  EXPECT_EQ(QuirkFormsOf(nb, kMpich, "4.0.2"), kFormInPlace);
+  EXPECT_EQ(QuirkFormsOf(nb, kMpich, ""), kFormInPlace);  // unknown version: holds
+  EXPECT_EQ(QuirkFormsOf(nb, kOpenMpi, "4.1.4"), 0);      // another library's
+  EXPECT_EQ(QuirkFormsOf(Algorithm::kDefault, kMpich, "4.0.2"), 0);
+  // A segmented variant has its algorithm's rows.
+  const std::optional<Algorithm> seg =
+      ParseAlgorithm("native:segmented_ring_seg16k", Collective::kAllreduce);
+  ASSERT_TRUE(seg.has_value());
+  EXPECT_EQ(QuirkFormsOf(*seg, kOpenMpi, "4.1.4"), kFormNonCommutative);
+  // fixed_in: the versions before it only.
+  const Quirk fixed{kMpich, "4.0.2", "4.1", Collective::kAlltoallw, "nb", kFormInPlace, "x"};
+  EXPECT_TRUE(QuirkApplies(fixed, "4.0.2"));
+  EXPECT_TRUE(QuirkApplies(fixed, "4.0.10"));
+  EXPECT_FALSE(QuirkApplies(fixed, "4.1"));
+  EXPECT_FALSE(QuirkApplies(fixed, "4.1.1rc2"));
+  EXPECT_TRUE(QuirkApplies(fixed, ""));
+  EXPECT_LT(CompareVersions("4.0.2", "4.0.10"), 0);
+  EXPECT_EQ(CompareVersions("4.1", "4.1.0"), 0);
+  EXPECT_EQ(QuirkFormNames(kFormInPlace | kFormGappedType), "in place, a datatype with gaps");
 }
 
 TEST(LibraryId, KnownLibraries) {

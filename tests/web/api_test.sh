@@ -95,13 +95,18 @@ expect "GET /profiles/ID/tables/0 is the current version" 200 "d['table']['versi
 expect "GET /profiles/ID/tables/1 is version 1" 200 "d['table']['version'] == '1'" \
   GET "/api/v1/profiles/$ID/tables/1"
 VIOLATIONS=$(json "/api/v1/profiles?cluster=hpc-a" "d['profiles'][0]['violations']")
-expect "GET /profiles/ID/violations: as many as the summary says" 200 \
-  "len(d['violations']) == $VIOLATIONS and {v['kind'] for v in d['violations']} == {'guideline', 'selection', 'monotony'}" \
+expect "GET /profiles/ID/violations: as many as the summary says, and the library's defects" 200 \
+  "len([v for v in d['violations'] if v['kind'] != 'defect']) == $VIOLATIONS and {v['kind'] for v in d['violations']} == {'guideline', 'selection', 'monotony', 'defect'}" \
+  GET "/api/v1/profiles/$ID/violations"
+# Defects: colltune's quirks table for the profile's library (Open MPI's
+# allreduce ring is wrong for non-commutative operations), with evidence.
+expect "GET /profiles/ID/violations: library defects name the algorithm, the forms and the evidence" 200 \
+  "any(v['kind'] == 'defect' and (v['collective'], v['algorithm']) == ('allreduce', 'native:ring') and v['forms'] == 'a non-commutative operation' and 'Open MPI 4.1.4' in v['evidence'] for v in d['violations'])" \
   GET "/api/v1/profiles/$ID/violations"
 # A native algorithm faster than default is the library's selection bug,
 # never a guideline violation; a mock-up is never a selection violation.
 expect "GET /profiles/ID/violations: selection violations name the library's own algorithm" 200 \
-  "all((v['kind'] == 'selection') == v['algorithm'].startswith('native:') for v in d['violations'] if v['kind'] != 'monotony') and all(v['guideline'] == '' and v['factor'] > 1 for v in d['violations'] if v['kind'] == 'selection') and ('allreduce', 'native:ring') in {(v['collective'], v['algorithm']) for v in d['violations'] if v['kind'] == 'selection'}" \
+  "all((v['kind'] == 'selection') == v['algorithm'].startswith('native:') for v in d['violations'] if v['kind'] not in ('monotony', 'defect')) and all(v['guideline'] == '' and v['factor'] > 1 for v in d['violations'] if v['kind'] == 'selection') and ('allreduce', 'native:ring') in {(v['collective'], v['algorithm']) for v in d['violations'] if v['kind'] == 'selection'}" \
   GET "/api/v1/profiles/$ID/violations"
 expect "GET /profiles/ID/pins: none yet" 200 "d['pins'] == []" GET "/api/v1/profiles/$ID/pins"
 expect "GET /profiles/ID/jobs: 40 in all, newest first" 200 \

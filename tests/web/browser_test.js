@@ -213,12 +213,21 @@ async function main() {
         want.every((v) => got.some((t) => t.includes(v.collective) && (kind === 'monotony' || t.includes(v.algorithm)))),
       `${got.length} rows, API ${want.length}: ${JSON.stringify(got.slice(0, 2))}`);
   }
+  // Library defects (colltune's quirks table for the profile's library):
+  // each row names the algorithm, the forms it is wrong for and the evidence.
+  const defects = violations.filter((v) => v.kind === 'defect');
+  const defectRows = await page.locator('table.violations tbody tr[data-kind="defect"]').allTextContents();
+  check('library defects are listed with their forms and evidence',
+    defects.length > 0 && defectRows.length === defects.length &&
+      defects.every((v) => defectRows.some((t) => t.startsWith('library defect') && t.includes(v.algorithm) &&
+        t.includes(v.forms) && t.includes(v.evidence))),
+    `${defectRows.length} rows, API ${defects.length}: ${JSON.stringify(defectRows.slice(0, 1))}`);
   const selectionRow = await page.locator('table.violations tbody tr[data-kind="selection"]').first().textContent();
   check('a selection violation says the library\'s own algorithm is faster than its choice',
     /slower than the library's own native:/.test(selectionRow) && selectionRow.includes('selection rules'), selectionRow);
   const counts = await page.locator('#violations p.counts').textContent();
   check('the violations section counts each kind',
-    ['guideline', 'selection', 'monotony'].every((k) => counts.includes(`${violations.filter((v) => v.kind === k).length} ${k}`)), counts);
+    ['guideline', 'selection', 'monotony', 'defect'].every((k) => counts.includes(`${violations.filter((v) => v.kind === k).length} ${k}`)), counts);
   const oRows = await page.locator('table.online tbody tr').count();
   check('online evidence lists every bucket and algorithm jobs timed',
     oRows === profile.online.length && oRows > 0, `${oRows} vs ${profile.online.length}`);
