@@ -30,6 +30,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -214,6 +215,88 @@ int OmpiNumber(Collective c, Algorithm a) {
              : 0;
 }
 
+// What the MPI library installed here says of itself: its version and, for
+// Open MPI, the values of every coll_tuned_<collective>_algorithm
+// enumeration (ompi_info), which a rules file's algorithm numbers are.
+struct InstalledLibrary {
+  std::string version;  // "" if it could not be asked
+  bool listed = false;  // Open MPI: the enumerations were read
+  std::map<std::pair<int, std::string>, int> values;  // (collective, name) -> value
+};
+
+std::string Output(const std::string& command) {
+  std::string out;
+  FILE* p = popen((command + " 2>/dev/null").c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0 && out.size() < (16u << 20)) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+InstalledLibrary AskOpenMpi() {
+  InstalledLibrary lib;
+  std::istringstream version(Output("ompi_info --parsable"));
+  for (std::string line; std::getline(version, line);) {
+    if (line.rfind("ompi:version:full:", 0) == 0) lib.version = line.substr(18);
+  }
+  // mca:coll:tuned:param:coll_tuned_<coll>_algorithm:enumerator:value:<n>:<name>
+  std::istringstream params(Output("ompi_info --parsable --param coll tuned --level 9"));
+  const std::string prefix = "mca:coll:tuned:param:coll_tuned_";
+  for (std::string line; std::getline(params, line);) {
+    const size_t at = line.find("_algorithm:enumerator:value:");
+    if (line.rfind(prefix, 0) != 0 || at == std::string::npos) continue;
+    const std::optional<Collective> c =
+        ParseCollective(line.substr(prefix.size(), at - prefix.size()));
+    const std::string rest = line.substr(at + 28);
+    const size_t colon = rest.find(':');
+    if (!c || colon == std::string::npos) continue;
+    lib.values[{IndexOf(*c), rest.substr(colon + 1)}] = atoi(rest.substr(0, colon).c_str());
+    lib.listed = true;
+  }
+  return lib;
+}
+
+InstalledLibrary AskMpich() {
+  InstalledLibrary lib;
+  std::istringstream out(Output("mpichversion"));
+  for (std::string line; std::getline(out, line);) {
+    if (line.rfind("MPICH Version:", 0) != 0) continue;
+    const size_t v = line.find_first_not_of(" \t", 14);
+    if (v != std::string::npos) lib.version = line.substr(v);
+  }
+  return lib;
+}
+
+// Where colltune's numbering of Open MPI's algorithms (kFileNames, made for
+// 4.1.4) differs from the installed library's, one line each; empty if it
+// agrees for every collective.
+std::vector<std::string> NumberingMismatches(const InstalledLibrary& lib) {
+  std::vector<std::string> out;
+  for (const FileNames& f : kFileNames) {
+    int n = 0;
+    size_t pos = 0;
+    while (pos < f.ompi_algorithms.size()) {
+      size_t end = f.ompi_algorithms.find(' ', pos);
+      if (end == std::string_view::npos) end = f.ompi_algorithms.size();
+      const std::string name(f.ompi_algorithms.substr(pos, end - pos));
+      ++n;
+      const auto it = lib.values.find({IndexOf(f.collective), name});
+      if (it == lib.values.end()) {
+        out.push_back(std::string(InfoOf(f.collective).name) + " " + name +
+                      ": not in the installed library's enumeration");
+      } else if (it->second != n) {
+        out.push_back(std::string(InfoOf(f.collective).name) + " " + name + ": number " +
+                      std::to_string(it->second) + " here, " + std::to_string(n) +
+                      " in colltune's numbering");
+      }
+      pos = end + 1;
+    }
+  }
+  return out;
+}
+
 std::string MpichLeaf(Collective c, Algorithm a) {
   const FileNames& f = kFileNames[IndexOf(c)];
   const std::string_view name = InfoOf(a).library_name();
@@ -290,7 +373,7 @@ struct Target {
                  ? ""
                  : "the MPICH library found has no " + MpichLeaf(c, a);
     }
-    if (OmpiNumber(c, a) == 0) return "Open MPI 4.1.4 has no such algorithm";
+    if (OmpiNumber(c, a) == 0) return "Open MPI " + library_version + " has no such algorithm";
     // Limits the catalogue knows and the shim keeps too.
     const AlgorithmInfo& info = InfoOf(a);
     if (info.only_size != 0 && !(lo == info.only_size && hi == info.only_size)) {
@@ -980,7 +1063,6 @@ int Export(const Connection& c, const ExportArgs& args) {
   }
   Target t{mpich ? kMpich : kOpenMpi, mpich ? "MPICH" : "Open MPI", args.format, mpich,
            args.assume_commutative};
-  t.library_version = args.context.library_version;
 
   std::string source;
   absl::StatusOr<Table> table;
@@ -1026,6 +1108,42 @@ int Export(const Connection& c, const ExportArgs& args) {
     }
   }
   if (!mpich) spans = Isolate(spans, 2);
+
+  // The file is for the library installed here: its version must be the
+  // table's, and (Open MPI) its algorithm numbers colltune's.
+  const InstalledLibrary installed = mpich ? AskMpich() : AskOpenMpi();
+  const std::string table_version =
+      !table->library_version.empty() ? table->library_version : args.context.library_version;
+  if (installed.version.empty()) {
+    return Fail(absl::FailedPreconditionError(
+        std::string("cannot tell the version of the ") + std::string(t.library_name) +
+        " installed here (" + (mpich ? "mpichversion" : "ompi_info") +
+        "): export on a node with the jobs' MPI library"));
+  }
+  if (!table_version.empty() && table_version != installed.version) {
+    return Fail(absl::FailedPreconditionError(
+        "the table was measured with " + std::string(t.library_name) + " " + table_version +
+        ", the library here is " + installed.version +
+        ": its algorithms, numbers and defects may differ; nothing written (export where "
+        "the jobs' library is, or run a campaign with this one)"));
+  }
+  if (!mpich) {
+    if (!installed.listed) {
+      return Fail(absl::FailedPreconditionError(
+          "cannot read Open MPI's algorithm numbers (ompi_info --param coll tuned --level "
+          "9): nothing written"));
+    }
+    const std::vector<std::string> wrong = NumberingMismatches(installed);
+    if (!wrong.empty()) {
+      std::string why;
+      for (const std::string& w : wrong) why += "\n  " + w;
+      return Fail(absl::FailedPreconditionError(
+          "Open MPI " + installed.version +
+          " numbers its algorithms otherwise than colltune's rules writer knows; a file "
+          "would force other algorithms than the table's, nothing written:" + why));
+    }
+  }
+  t.library_version = installed.version;
 
   Notes notes;
   for (const std::string& n : table->notes) notes.Add(n);

@@ -27,47 +27,6 @@
 namespace colltune::cli {
 namespace {
 
-v1::ReportJobRequest ToRequest(const Report& r) {
-  v1::ReportJobRequest out;
-  v1::Context* c = out.mutable_context();
-  c->set_library(r.library);
-  c->set_library_version(r.library_version);
-  c->set_comm_size(r.comm_size);
-  c->set_nodes(r.nodes);
-  c->set_ppn(r.ppn);
-  out.set_job_id(r.job_id);
-  out.set_run_id(r.run_id);
-  out.set_table_version(r.table_version);
-  out.set_source("online");
-  out.set_final(r.final);
-  out.set_ranks(r.ranks);
-  for (const ReportTiming& t : r.timings) {
-    v1::JobTiming* j = out.add_timings();
-    j->set_collective(std::string(InfoOf(t.collective).name));
-    j->set_algorithm(std::string(InfoOf(t.algorithm).name));
-    j->set_min_bytes(static_cast<int64_t>(histogram::BucketMin(t.bucket)));
-    j->set_max_bytes(static_cast<int64_t>(histogram::BucketMax(t.bucket)));
-    j->set_calls(static_cast<int64_t>(t.calls));
-    j->set_timed_calls(static_cast<int64_t>(t.timed));
-    j->set_explored_calls(static_cast<int64_t>(t.explored));
-    j->set_total_seconds(static_cast<double>(t.sum_ns) * 1e-9);
-    j->set_comm_size(t.comm_size);
-    j->set_profile_id(t.profile_id);
-    j->set_first_bin(t.first_bin);
-    for (uint64_t b : t.bins) j->add_bins(b);
-  }
-  for (const ReportCount& c : r.counts) {
-    const CountedInfo& info = CountedInfoOf(c.id);
-    v1::CountedCalls* o = out.add_counted();
-    o->set_kind(std::string(KindName(info.kind)));
-    o->set_collective(std::string(info.name));
-    o->set_min_bytes(static_cast<int64_t>(histogram::BucketMin(c.bucket)));
-    o->set_max_bytes(static_cast<int64_t>(histogram::BucketMax(c.bucket)));
-    o->set_calls(static_cast<int64_t>(c.calls));
-  }
-  return out;
-}
-
 struct Spooled {
   std::string path;
   time_t mtime;
@@ -142,7 +101,7 @@ int Flush(const Connection& c, const std::string& spool_dir) {
       continue;
     }
     v1::ReportJobResponse response;
-    const v1::ReportJobRequest request = ToRequest(report);
+    const v1::ReportJobRequest request = client::ReportToProto(report);
     auto call = Call(c);
     // A MUNGE credential bound to this request, when munged is here (a
     // daemon with --auth munge requires it and records the uid).

@@ -3,6 +3,8 @@
 #include <cstdlib>
 
 #include "auth/client_auth.h"
+#include "common/counted.h"
+#include "common/histogram.h"
 #include "common/limits.h"
 #include "common/paths.h"
 #include "common/table_wire.h"
@@ -52,6 +54,7 @@ absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
   // the shim would refuse, every client refuses too.
   wire::TableMessage message;
   message.library = proto.context().library();
+  message.library_version = proto.context().library_version();
   message.reproducible = proto.reproducible();
   for (const v1::TableSection& s : proto.sections()) {
     wire::SectionMessage& section = message.sections.emplace_back();
@@ -72,6 +75,47 @@ absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
     return absl::InvalidArgumentError("daemon sent an invalid table: " + error);
   }
   return table;
+}
+
+v1::ReportJobRequest ReportToProto(const Report& r) {
+  v1::ReportJobRequest out;
+  v1::Context* c = out.mutable_context();
+  c->set_library(r.library);
+  c->set_library_version(r.library_version);
+  c->set_comm_size(r.comm_size);
+  c->set_nodes(r.nodes);
+  c->set_ppn(r.ppn);
+  out.set_job_id(r.job_id);
+  out.set_run_id(r.run_id);
+  out.set_table_version(r.table_version);
+  out.set_source("online");
+  out.set_final(r.final);
+  out.set_ranks(r.ranks);
+  for (const ReportTiming& t : r.timings) {
+    v1::JobTiming* j = out.add_timings();
+    j->set_collective(std::string(InfoOf(t.collective).name));
+    j->set_algorithm(std::string(InfoOf(t.algorithm).name));
+    j->set_min_bytes(static_cast<int64_t>(histogram::BucketMin(t.bucket)));
+    j->set_max_bytes(static_cast<int64_t>(histogram::BucketMax(t.bucket)));
+    j->set_calls(static_cast<int64_t>(t.calls));
+    j->set_timed_calls(static_cast<int64_t>(t.timed));
+    j->set_explored_calls(static_cast<int64_t>(t.explored));
+    j->set_total_seconds(static_cast<double>(t.sum_ns) * 1e-9);
+    j->set_comm_size(t.comm_size);
+    j->set_profile_id(t.profile_id);
+    j->set_first_bin(t.first_bin);
+    for (uint64_t b : t.bins) j->add_bins(b);
+  }
+  for (const ReportCount& c : r.counts) {
+    const CountedInfo& info = CountedInfoOf(c.id);
+    v1::CountedCalls* o = out.add_counted();
+    o->set_kind(std::string(KindName(info.kind)));
+    o->set_collective(std::string(info.name));
+    o->set_min_bytes(static_cast<int64_t>(histogram::BucketMin(c.bucket)));
+    o->set_max_bytes(static_cast<int64_t>(histogram::BucketMax(c.bucket)));
+    o->set_calls(static_cast<int64_t>(c.calls));
+  }
+  return out;
 }
 
 }  // namespace colltune::client

@@ -11,6 +11,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "absl/status/statusor.h"
+#include "common/report.h"
 #include "common/table.h"
 #include "proto/colltune.grpc.pb.h"
 
@@ -34,6 +35,10 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& address);
 // message in *warnings, so those ranges run default; anything structurally
 // wrong (bad ranges, overlaps, duplicate sections, unknown collectives)
 // rejects the whole table.
+// A spooled job report as the ReportJob request `colltune flush` sends
+// (wire::EncodeReportJobRequest makes the same bytes without protobuf).
+v1::ReportJobRequest ReportToProto(const Report& report);
+
 absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
                                      std::vector<std::string>* warnings);
 

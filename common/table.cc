@@ -197,6 +197,15 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
       continue;
     }
 
+    if (tok[0] == "library_version") {
+      if (tok.size() != 2 || !t.library_version.empty() || tok[1].size() > 64) {
+        *error = LineError(line_no, "expected one 'library_version <version>' line");
+        return false;
+      }
+      t.library_version = std::string(tok[1]);
+      continue;
+    }
+
     if (tok[0] == "force") {
       if (tok.size() != 3) {
         *error = LineError(line_no, "expected 'force <collective> <algorithm>'");
@@ -374,6 +383,9 @@ std::string FormatTable(const Table& table) {
   }
   if (table.reproducible) out += "reproducible\n";
   if (!table.library.empty()) out += "library " + table.library + "\n";
+  if (!table.library_version.empty()) {
+    out += "library_version " + table.library_version + "\n";
+  }
   for (const Section& s : table.sections) {
     out += "section ";
     out += s.comm_size ? std::to_string(s.comm_size) : std::string("*");

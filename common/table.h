@@ -8,6 +8,7 @@
 //   colltune-table 1
 //   # comment
 //   library <name>                (whose native algorithms the table names)
+//   library_version <version>     (the version it was measured with)
 //   force <collective> <algorithm>
 //   reproducible                  (no exploration in jobs using this table)
 //   section <comm_size|*> [profile=<id>] [version=<n>]
@@ -65,6 +66,9 @@ struct Table {
   // for a hand-written table). Its native algorithms (native:<name>) mean
   // that library's: a job under another library never runs them.
   std::string library;
+  // Its version ("4.1.4"; empty if unknown): `colltune export` refuses to
+  // write a library's file from a table measured with another version.
+  std::string library_version;
   std::vector<Section> sections;  // sorted by comm_size, sizes unique
   // What parsing left out without rejecting the table: rules and force lines
   // naming a native algorithm this colltune does not know (a table made for

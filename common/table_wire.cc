@@ -1,9 +1,12 @@
 #include "common/table_wire.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
 #include "common/catalog.h"
+#include "common/counted.h"
+#include "common/histogram.h"
 #include "common/limits.h"
 #include "common/table.h"
 
@@ -37,6 +40,20 @@ void PutInt(int field, int64_t v, std::string* out) {
   PutTag(field, kVarint, out);
   // Negative int32/int64 travel as ten-byte two's complement varints.
   PutVarint(static_cast<uint64_t>(v), out);
+}
+
+void PutDouble(int field, double v, std::string* out) {
+  if (v == 0) return;
+  PutTag(field, kFixed64, out);
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(bits >> (8 * i)));
+}
+
+void PutMessage(int field, const std::string& body, std::string* out) {
+  PutTag(field, kBytes, out);
+  PutVarint(body.size(), out);
+  out->append(body);
 }
 
 // Reads one message's fields in order; keeps the position and the first
@@ -176,12 +193,15 @@ bool DecodeSection(std::string_view bytes, SectionMessage* section, std::string*
   return !r.failed();
 }
 
-bool DecodeContextLibrary(std::string_view bytes, std::string* library) {
+bool DecodeContextLibrary(std::string_view bytes, std::string* library,
+                          std::string* version) {
   Reader r(bytes);
   int field, type;
   while (r.Next(&field, &type)) {
     if (field == 2) {
       r.String(type, library);
+    } else if (field == 3) {
+      r.String(type, version);
     } else {
       r.Skip(type);
     }
@@ -197,7 +217,10 @@ bool DecodeTable(std::string_view bytes, TableMessage* table, std::string* error
     int64_t flag = 0;
     switch (field) {
       case 1:
-        if (r.Message(type, &sub) && !DecodeContextLibrary(sub, &table->library)) r.Fail();
+        if (r.Message(type, &sub) &&
+            !DecodeContextLibrary(sub, &table->library, &table->library_version)) {
+          r.Fail();
+        }
         break;
       case 2:
         if (!r.Message(type, &sub)) break;
@@ -267,6 +290,12 @@ bool TableTextFromMessage(const TableMessage& table, std::string* text,
       library.find_first_of("\n\r#") == std::string::npos) {
     out += "library " + library + "\n";
   }
+  // A version that is one token of at most 64 printable characters.
+  const std::string& version = table.library_version;
+  if (!version.empty() && version.size() <= 64 &&
+      std::all_of(version.begin(), version.end(), [](char c) { return c > ' ' && c < 127 && c != '#'; })) {
+    out += "library_version " + version + "\n";
+  }
   for (const SectionMessage& s : table.sections) {
     if (s.comm_size < 1 || s.comm_size > limits::kMaxCommSize) {
       *error = "daemon sent a section for comm size " + std::to_string(s.comm_size);
@@ -300,6 +329,50 @@ bool TableTextFromMessage(const TableMessage& table, std::string* text,
   }
   *text = std::move(out);
   return true;
+}
+
+std::string EncodeReportJobRequest(const Report& r) {
+  std::string context, out;
+  PutString(2, r.library, &context);
+  PutString(3, r.library_version, &context);
+  PutInt(4, r.comm_size, &context);
+  PutInt(5, r.nodes, &context);
+  PutInt(6, r.ppn, &context);
+  PutMessage(1, context, &out);
+  PutString(2, r.job_id, &out);
+  PutInt(3, r.table_version, &out);
+  for (const ReportTiming& t : r.timings) {
+    std::string timing, bins;
+    PutString(1, std::string(InfoOf(t.collective).name), &timing);
+    PutString(2, std::string(InfoOf(t.algorithm).name), &timing);
+    PutInt(3, static_cast<int64_t>(histogram::BucketMin(t.bucket)), &timing);
+    PutInt(4, static_cast<int64_t>(histogram::BucketMax(t.bucket)), &timing);
+    PutInt(5, static_cast<int64_t>(t.calls), &timing);
+    PutInt(6, static_cast<int64_t>(t.timed), &timing);
+    PutDouble(7, static_cast<double>(t.sum_ns) * 1e-9, &timing);
+    PutInt(8, t.comm_size, &timing);
+    PutInt(9, t.profile_id, &timing);
+    PutInt(10, t.first_bin, &timing);
+    for (uint64_t b : t.bins) PutVarint(b, &bins);  // packed, as proto3 sends it
+    if (!bins.empty()) PutMessage(11, bins, &timing);
+    PutInt(12, static_cast<int64_t>(t.explored), &timing);
+    PutMessage(4, timing, &out);
+  }
+  PutString(5, "online", &out);
+  PutInt(6, r.final ? 1 : 0, &out);
+  PutInt(7, r.ranks, &out);
+  PutString(8, r.run_id, &out);
+  for (const ReportCount& c : r.counts) {
+    const CountedInfo& info = CountedInfoOf(c.id);
+    std::string counted;
+    PutString(1, std::string(KindName(info.kind)), &counted);
+    PutString(2, std::string(info.name), &counted);
+    PutInt(3, static_cast<int64_t>(histogram::BucketMin(c.bucket)), &counted);
+    PutInt(4, static_cast<int64_t>(histogram::BucketMax(c.bucket)), &counted);
+    PutInt(5, static_cast<int64_t>(c.calls), &counted);
+    PutMessage(9, counted, &out);
+  }
+  return out;
 }
 
 }  // namespace colltune::wire

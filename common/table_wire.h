@@ -1,7 +1,8 @@
-// The Tuning service's GetTable request and answer (proto/colltune.proto) in
-// protobuf's wire format, for the shim, which links no protobuf library: it
-// fetches its table at MPI_Init with one gRPC call of its own
-// (shim/runtime/grpc_call.h) instead of starting the agent. Only the fields
+// The Tuning service's GetTable request and answer and its ReportJob request
+// (proto/colltune.proto) in protobuf's wire format, for the shim, which links
+// no protobuf library: it fetches its table at MPI_Init and sends its report
+// at MPI_Finalize with one gRPC call of its own (shim/runtime/grpc_call.h)
+// instead of starting the agent. Only the fields
 // the shim uses are decoded; every other field is skipped as protobuf
 // requires, so a newer daemon's additions are harmless.
 //
@@ -16,6 +17,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "common/report.h"
 
 namespace colltune::wire {
 
@@ -47,12 +50,18 @@ struct SectionMessage {
 // colltune.v1.DecisionTable: what the shim takes from it.
 struct TableMessage {
   std::string library;  // context.library
+  std::string library_version;  // context.library_version
   bool reproducible = false;
   std::vector<SectionMessage> sections;
 };
 
 // The serialized GetTableRequest.
 std::string EncodeGetTableRequest(const TableRequest& request);
+
+// The serialized ReportJobRequest of a job report (source "online"), field
+// for field what client::ReportToProto makes of it: the shim sends its report
+// at MPI_Finalize with one gRPC call of its own.
+std::string EncodeReportJobRequest(const Report& report);
 
 // Parses a serialized GetTableResponse. False with *error set if the bytes
 // are not one (truncated, wrong wire types, more sections or rules than the

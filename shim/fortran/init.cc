@@ -76,13 +76,14 @@ void InitThread(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
 }
 
 void Finalize(MPI_Fint* ierror) {
-  Runtime::Stop();
+  const FinalDelivery delivery = Runtime::Stop();
   MPI_Fint rc = MPI_SUCCESS;
   if (FinalizeFn f = Routine<FinalizeFn>(kFinalize)) {
     f(&rc);
   } else {
     rc = PMPI_Finalize();
   }
+  Runtime::Deliver(delivery);
   SetError(ierror, rc);
 }
 

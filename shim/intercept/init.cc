@@ -37,6 +37,10 @@ COLLTUNE_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required,
 }
 
 COLLTUNE_EXPORT int MPI_Finalize(void) {
-  Runtime::Stop();
-  return PMPI_Finalize();
+  // The report is combined while MPI runs and sent once it is down, so no
+  // other rank waits in MPI_Finalize while rank 0 talks to the daemon.
+  const colltune::shim::FinalDelivery delivery = Runtime::Stop();
+  const int rc = PMPI_Finalize();
+  Runtime::Deliver(delivery);
+  return rc;
 }

@@ -150,12 +150,14 @@ bool ParseTarget(std::string_view address, Target* t) {
   return true;
 }
 
+constexpr char kNoAnswerInTime[] = "no answer in time";
+
 // Waits until `fd` is ready for `events` or the deadline passes.
 bool WaitFor(int fd, short events, int64_t deadline, std::string* error) {
   for (;;) {
     const int64_t left = deadline - NowMs();
     if (left <= 0) {
-      *error = "no answer in time";
+      *error = kNoAnswerInTime;
       return false;
     }
     pollfd p{fd, events, 0};
@@ -419,7 +421,10 @@ GrpcCallResult FinishUnary(PendingCall* call, int timeout_ms, size_t max_respons
   std::string body;
   const bool answered = ReadAnswer(fd, NowMs() + timeout_ms, max_response, &body, &result.error);
   close(fd);
-  if (!answered) return result;
+  if (!answered) {
+    result.timed_out = result.error == kNoAnswerInTime;
+    return result;
+  }
   // Exactly one uncompressed message: a unary call's whole answer.
   if (body.empty()) {
     result.error = "the daemon answered with an error (`colltune table` tells which)";

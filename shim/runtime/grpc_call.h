@@ -31,6 +31,9 @@ struct GrpcCallResult {
   // A connection was made: a failure after it is the server's answer (an
   // error status, a TLS server, nonsense), not its absence.
   bool reached = false;
+  // The deadline passed before the answer (the server may still act on the
+  // request).
+  bool timed_out = false;
   std::string response;  // the serialized response message when ok
   std::string error;     // why not ok
 };

@@ -1,5 +1,6 @@
 #include "shim/runtime/report.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -11,6 +12,7 @@
 
 #include "common/limits.h"
 #include "common/report.h"
+#include "common/table_wire.h"
 #include "shim/runtime/agent.h"
 #include "shim/runtime/cache.h"
 #include "shim/runtime/counted.h"
@@ -21,6 +23,8 @@ namespace {
 
 constexpr int kCounters = 4;  // calls, timed, explored, sum_ns; then the bins
 constexpr int kRow = kCounters + histogram::kNumBins;
+
+constexpr char kReportJob[] = "/colltune.v1.Tuning/ReportJob";
 
 std::string Hostname() {
   char name[256] = {0};
@@ -97,6 +101,23 @@ bool Spool(const Report& report, const ReportPlan& plan, std::string* error) {
   return WriteFileAtomic(SpoolPath(plan), FormatReport(report), error);
 }
 
+// Whether reports other than this run's wait in the spool.
+bool OthersSpooled(const ReportPlan& plan) {
+  DIR* d = opendir(plan.spool_dir.c_str());
+  if (d == nullptr) return false;
+  const std::string mine = SpoolPath(plan).substr(plan.spool_dir.size() + 1);
+  bool found = false;
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name != mine && name.size() > 7 && name.compare(name.size() - 7, 7, ".report") == 0) {
+      found = true;
+      break;
+    }
+  }
+  closedir(d);
+  return found;
+}
+
 std::vector<std::string> FlushArgs(const ReportPlan& plan) {
   return {"--server", plan.server, "--timeout-ms",
           std::to_string(std::max(50, plan.timeout_ms)), "flush", "--spool-dir",
@@ -127,13 +148,14 @@ void Unfill(const uint64_t* row, CellStats* stats) {
 }  // namespace
 
 ReportPlan MakeReportPlan(const std::string& spool_dir, const std::string& agent,
-                          const std::string& server, int timeout_ms,
+                          const std::string& server, bool tls, int timeout_ms,
                           const std::string& job_id, bool report) {
   ReportPlan plan;
   plan.enabled = report && !spool_dir.empty();
   plan.spool_dir = spool_dir;
   plan.agent = agent;
   plan.server = server;
+  plan.direct = !server.empty() && !tls && CallableDirectly(server);
   plan.timeout_ms = timeout_ms;
   const std::string host = Sanitized(Hostname());
   const std::string run = host + "-" + std::to_string(getpid()) + "-" +
@@ -145,9 +167,9 @@ ReportPlan MakeReportPlan(const std::string& spool_dir, const std::string& agent
   return plan;
 }
 
-std::string FinalReport(MPI_Comm world, const Totals& mine, const uint64_t* counted_mine,
-                        const ReportPlan& plan, const JobContext& context,
-                        const Table& table) {
+FinalDelivery GatherFinalReport(MPI_Comm world, const Totals& mine,
+                                const uint64_t* counted_mine, const ReportPlan& plan,
+                                const JobContext& context, const Table& table) {
   int rank = 0, size = 1;
   PMPI_Comm_rank(world, &rank);
   PMPI_Comm_size(world, &size);
@@ -193,51 +215,89 @@ std::string FinalReport(MPI_Comm world, const Totals& mine, const uint64_t* coun
   std::vector<uint64_t> counted_sums(rank == 0 ? counted::kCells : 0);
   PMPI_Reduce(counted_mine, counted_sums.data(), counted::kCells, MPI_UINT64_T, MPI_SUM, 0,
               world);
-  if (rank != 0 || !plan.enabled) return "";
+  FinalDelivery delivery;
+  if (rank != 0 || !plan.enabled) return delivery;
 
   Totals combined;
   for (int i = 0; i < union_size; ++i) {
     Unfill(&sums[static_cast<size_t>(i) * kRow], &combined[all[i]]);
   }
-  const Report report =
-      MakeReport(combined, counted_sums.data(), plan, context, table, true, size);
+  delivery.pending = true;
+  delivery.report = MakeReport(combined, counted_sums.data(), plan, context, table, true, size);
+  delivery.plan = plan;
+  return delivery;
+}
+
+std::string DeliverFinalReport(const FinalDelivery& delivery) {
+  if (!delivery.pending) return "";
+  const Report& report = delivery.report;
+  const ReportPlan& plan = delivery.plan;
   std::string error;
   if (!Spool(report, plan, &error)) {
     return "report not written: " + error;
   }
-  std::string line = "report of " + std::to_string(report.timings.size()) +
-                     " cells and " + std::to_string(report.counts.size()) +
+  uint64_t timed = 0, explored = 0;
+  for (const ReportTiming& t : report.timings) {
+    timed += t.timed;
+    explored += t.explored;
+  }
+  std::string line = "report of " + std::to_string(report.timings.size()) + " cells (" +
+                     std::to_string(timed) + " timed calls, " + std::to_string(explored) +
+                     " explored) and " + std::to_string(report.counts.size()) +
                      " counted cells spooled to " + SpoolPath(plan);
-  if (plan.server.empty() || plan.agent.empty()) {
-    return line + " (no daemon: `colltune flush` sends it)";
+  if (plan.server.empty()) return line + " (no daemon: `colltune flush` sends it)";
+  bool agent_needed = !plan.direct;
+  if (plan.direct) {
+    PendingCall call = StartUnary(plan.server, kReportJob, wire::EncodeReportJobRequest(report),
+                                  std::max(plan.timeout_ms, 1));
+    const GrpcCallResult sent = FinishUnary(&call, kFinalizeAnswerMs, 1 << 16);
+    if (sent.ok) {
+      unlink(SpoolPath(plan).c_str());
+      line += " and sent to " + plan.server;
+      // Reports of earlier jobs that could not be sent wait for the agent.
+      agent_needed = OthersSpooled(plan);
+      if (!agent_needed) return line;
+    } else if (sent.timed_out) {
+      // The daemon has the whole request but answered late (it may retune
+      // on a report): the agent sends the spooled copy again, which
+      // replaces the first (same run id), so nothing is lost either way.
+      line += " and sent to " + plan.server + " (no answer within " +
+              std::to_string(kFinalizeAnswerMs) + " ms: the agent confirms it)";
+      agent_needed = true;
+    } else if (sent.reached) {
+      // The daemon refused it (e.g. it wants a MUNGE credential, which the
+      // agent attaches): the agent sends it.
+      line += "; the daemon refused the shim's call (" + sent.error + ")";
+      agent_needed = true;
+    } else {
+      return line + "; not sent (" + sent.error +
+             "): the next job or `colltune flush` sends it";
+    }
   }
-  AgentResult sent = RunAgent(plan.agent, FlushArgs(plan), plan.timeout_ms,
-                              1 << 16, plan.agent_stderr);
-  if (!sent.ok) {
-    return line + "; not sent (" + sent.error +
-           "): the next job or `colltune flush` sends it";
+  if (plan.agent.empty()) return line + "; no agent: `colltune flush` sends the spool";
+  if (StartAgent(plan.agent, FlushArgs(plan), -1, plan.agent_stderr, &error) < 0) {
+    return line + "; agent not started (" + error + "): `colltune flush` sends the spool";
   }
-  return line + " and sent to " + plan.server;
+  return line + "; the agent sends the spool";
 }
 
 void SnapshotReport(const Totals& mine, const uint64_t* counts, const ReportPlan& plan,
-                    const JobContext& context, const Table& table, pid_t* agent_pid) {
+                    const JobContext& context, const Table& table, PendingCall* pending) {
   if (!plan.enabled) return;
-  if (*agent_pid > 0) {
-    int status = 0;
-    if (waitpid(*agent_pid, &status, WNOHANG) == 0) return;  // still sending
-    *agent_pid = 0;
-  }
+  // The previous snapshot's answer is not needed: a later report of the run
+  // replaces it anyway.
+  AbandonUnary(pending);
+  const Report report = MakeReport(mine, counts, plan, context, table, false, 1);
   std::string error;
-  if (!Spool(MakeReport(mine, counts, plan, context, table, false, 1), plan, &error)) {
+  if (!Spool(report, plan, &error)) {
     LogInfo(1, "snapshot report not written: %s", error.c_str());
     return;
   }
-  if (plan.server.empty() || plan.agent.empty()) return;
-  std::string spawn_error;
-  const pid_t pid = StartAgent(plan.agent, FlushArgs(plan), -1, plan.agent_stderr,
-                               &spawn_error);
-  if (pid > 0) *agent_pid = pid;
+  if (!plan.direct) return;  // the final report's agent sends the spool
+  // Connect and send, no waiting for the answer: on a unix socket or
+  // loopback a fraction of a millisecond inside this collective.
+  *pending = StartUnary(plan.server, kReportJob, wire::EncodeReportJobRequest(report),
+                        std::max(plan.timeout_ms, 1));
 }
 
 }  // namespace colltune::shim

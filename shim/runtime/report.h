@@ -20,8 +20,10 @@
 
 #include <string>
 
+#include "common/report.h"
 #include "common/table.h"
 #include "shim/mpi/mpi.h"
+#include "shim/runtime/grpc_call.h"
 #include "shim/runtime/context.h"
 #include "shim/runtime/observer.h"
 
@@ -33,6 +35,9 @@ struct ReportPlan {
   std::string spool_dir;
   std::string agent;   // empty: spool only
   std::string server;  // empty: spool only
+  // The shim reaches `server` with its own gRPC call (no TLS, a plain
+  // address); else only the agent can.
+  bool direct = false;
   int timeout_ms = 300;
   int interval_s = 0;  // snapshots; 0: none
   std::string job_id, run_id;
@@ -41,22 +46,42 @@ struct ReportPlan {
 
 // Rank 0's plan from its settings and context.
 ReportPlan MakeReportPlan(const std::string& spool_dir, const std::string& agent,
-                          const std::string& server, int timeout_ms,
+                          const std::string& server, bool tls, int timeout_ms,
                           const std::string& job_id, bool report);
 
-// Collective over `world` (every rank calls it with its totals and its
-// counters of counted.h, counted::kCells of them); rank 0 spools the combined
-// report and sends what is spooled. Returns on rank 0 a line for
-// COLLTUNE_VERBOSE, empty elsewhere.
-std::string FinalReport(MPI_Comm world, const Totals& mine, const uint64_t* counts,
-                        const ReportPlan& plan, const JobContext& context,
-                        const Table& table);
+// What MPI_Finalize may spend waiting for the daemon's answer to the final
+// report; after it the report stays spooled and the agent, detached, sends it
+// again (a resent report replaces the one the daemon got).
+inline constexpr int kFinalizeAnswerMs = 3;
 
-// Rank 0 alone: spools `mine` as a snapshot and starts a detached agent
-// (whose pid goes to *agent_pid, reaped by the next call). Never blocks on
-// the daemon.
+// What MPI_Finalize leaves to do after PMPI_Finalize: rank 0's report.
+struct FinalDelivery {
+  bool pending = false;
+  Report report;
+  ReportPlan plan;
+};
+
+// Collective over `world` (every rank calls it with its totals and its
+// counters of counted.h, counted::kCells of them), before PMPI_Finalize:
+// combines the ranks' statistics into rank 0's report.
+FinalDelivery GatherFinalReport(MPI_Comm world, const Totals& mine, const uint64_t* counts,
+                                const ReportPlan& plan, const JobContext& context,
+                                const Table& table);
+
+// Rank 0, after PMPI_Finalize (no MPI, so no rank waits for it): spools the
+// report and sends it with one gRPC call of its own, waiting at most
+// kFinalizeAnswerMs for the answer; a sent report leaves the spool. It starts
+// the agent, detached and never waited for, only where the shim cannot send
+// (TLS; a daemon that wants a MUNGE credential) or older reports wait in the
+// spool. Returns a line for COLLTUNE_VERBOSE.
+std::string DeliverFinalReport(const FinalDelivery& delivery);
+
+// Rank 0 alone, inside a collective: spools `mine` as a snapshot and, where
+// the shim reaches the daemon itself, sends it without waiting for the
+// answer (*pending: the call in flight, closed by the next call). Never
+// blocks on the daemon, never starts a process.
 void SnapshotReport(const Totals& mine, const uint64_t* counts, const ReportPlan& plan,
-                    const JobContext& context, const Table& table, pid_t* agent_pid);
+                    const JobContext& context, const Table& table, PendingCall* pending);
 
 }  // namespace colltune::shim
 

@@ -88,7 +88,7 @@ void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
   *source = acquired.source;
   *observe = ObserveFrom(config);
   *plan = MakeReportPlan(config.spool_dir, FindAgent(config.agent), config.server,
-                         config.timeout_ms, config.job_id,
+                         !config.tls_ca.empty(), config.timeout_ms, config.job_id,
                          config.report && observe->enabled());
   plan->interval_s = config.report_interval_s;
 }
@@ -327,10 +327,19 @@ void Runtime::Start(int thread_level) {
   }
 }
 
-void Runtime::Stop() {
+void Runtime::Deliver(const FinalDelivery& delivery) {
+  try {
+    const std::string line = DeliverFinalReport(delivery);
+    if (!line.empty()) LogInfo(1, "finalize: %s", line.c_str());
+  } catch (...) {
+    // Out of memory: the job ends without its report.
+  }
+}
+
+FinalDelivery Runtime::Stop() {
   ClearModes();
   Runtime* rt = current_.exchange(nullptr, std::memory_order_acq_rel);
-  if (rt == nullptr) return;
+  if (rt == nullptr) return {};
   epoch_.fetch_add(1, std::memory_order_acq_rel);
   // Deleting our attribute runs DeleteAttribute, which folds the counters.
   std::vector<MPI_Comm> comms;
@@ -341,13 +350,14 @@ void Runtime::Stop() {
     }
   }
   for (MPI_Comm comm : comms) PMPI_Comm_delete_attr(comm, rt->keyval_);
+  AbandonUnary(&rt->snapshot_call_);
+  FinalDelivery delivery;
   if (rt->observe_.enabled()) {
     // Collective over the shim's communicator: every rank is here.
     std::vector<uint64_t> counts(counted::kCells);
     counted::Read(counts.data());
-    const std::string line = FinalReport(rt->world_, rt->totals_, counts.data(),
-                                         rt->plan_, rt->context_, rt->table_.table());
-    if (!line.empty()) LogInfo(1, "finalize: %s", line.c_str());
+    delivery = GatherFinalReport(rt->world_, rt->totals_, counts.data(), rt->plan_,
+                                 rt->context_, rt->table_.table());
   }
   if (rt->world_rank_ == 0) {
     LogInfo(1,
@@ -361,6 +371,7 @@ void Runtime::Stop() {
   PMPI_Comm_free(&rt->world_);
   rt->scratch_.Release();
   delete rt;
+  return delivery;
 }
 
 CommState* Runtime::StateOfSlow(MPI_Comm comm) {
@@ -509,7 +520,7 @@ void Runtime::Snapshot(uint64_t now_ns) {
     std::vector<uint64_t> counts(counted::kCells);
     counted::Read(counts.data());
     SnapshotReport(mine, counts.data(), plan_, context_, table_.table(),
-                   &snapshot_agent_);
+                   &snapshot_call_);
   } catch (...) {
   }
 }

@@ -57,8 +57,10 @@ class Runtime {
   // After PMPI_Init/PMPI_Init_thread succeeded. Collective over
   // MPI_COMM_WORLD; never fails the job.
   static void Start(int thread_level);
-  // Before PMPI_Finalize.
-  static void Stop();
+  // Before PMPI_Finalize (collective); returns rank 0's report for Deliver.
+  static FinalDelivery Stop();
+  // After PMPI_Finalize: spools and sends the report (rank 0; no MPI).
+  static void Deliver(const FinalDelivery& delivery);
 
   // What the wrappers do with a call of `c`, decided at MPI_Init and read
   // with one load before anything else (no runtime pointer, no branch on
@@ -196,7 +198,7 @@ class Runtime {
   uint64_t snapshot_due_ns_ = 0;  // rank 0: next snapshot; 0 none
   uint64_t snapshot_checks_ = 0;
   uint64_t snapshot_interval_ns_ = 0;
-  pid_t snapshot_agent_ = 0;
+  PendingCall snapshot_call_;  // the last snapshot report in flight
 
   std::mutex mu_;  // guards the list and the totals
   Totals totals_;  // statistics of freed communicators

@@ -177,5 +177,27 @@ for b in 1 2 3; do
   check_fortran openmpi "Open MPI" $b
   check_fortran mpich "MPICH" $b
 done
+# The report at MPI_Finalize goes out with the shim's own gRPC call, after
+# PMPI_Finalize: no agent is needed (none exists here), and a sent report
+# leaves the spool.
+for lib in openmpi mpich; do
+  before=$(jobs_total)
+  rm -rf "$T_TMP/direct"
+  if [ "$lib" = openmpi ]; then
+    out=$(run_openmpi -np 4 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_SERVER="$SERVER" \
+      -x COLLTUNE_AGENT="$T_TMP/no-such-agent" -x COLLTUNE_SPOOL_DIR="$T_TMP/direct" \
+      -x COLLTUNE_VERBOSE=1 "$APP_OMPI" 2>&1)
+  else
+    out=$(LD_PRELOAD="$SHIM_MPICH" COLLTUNE_SERVER="$SERVER" COLLTUNE_AGENT="$T_TMP/no-such-agent" \
+      COLLTUNE_SPOOL_DIR="$T_TMP/direct" COLLTUNE_VERBOSE=1 run_mpich -np 4 "$APP_MPICH" 2>&1)
+  fi
+  if [ "$(jobs_total)" = $((before + 1)) ] && grep -q "and sent to $SERVER" <<<"$out" &&
+     [ -z "$(ls "$T_TMP/direct"/*.report 2>/dev/null)" ]; then
+    pass "$lib: the shim sends the final report itself, without an agent, and it leaves the spool"
+  else
+    fail "$lib: the shim sends the final report itself, without an agent, and it leaves the spool" \
+      "jobs $before -> $(jobs_total); spool: $(ls "$T_TMP/direct" 2>&1)"$'\n'"$out"
+  fi
+done
 check "colltuned survived" kill -0 "$DAEMON_PID"
 finish

@@ -373,6 +373,31 @@ import json, sys
 key = "collective=alltoallw"
 assert json.load(open(sys.argv[1]))[key] == json.load(open(sys.argv[2]))[key]
 ' "$T/a2aw.json" "$T/m.json"
+# The file is for the library installed here: a table measured with another
+# version is refused, and so is an Open MPI whose algorithm numbers are not
+# the ones the rules writer knows (a fake ompi_info first on PATH: one
+# number moved).
+{ echo "colltune-table 1"; echo "library MPICH"; echo "library_version 4.0.9"
+  printf 'section 4\nallreduce 0 inf native:recursive_doubling\n'; } >"$T/v409.table"
+expect "a table of another MPICH version is refused" 1 \
+  "measured with MPICH 4.0.9, the library here is 4.0.2" \
+  "${CT[@]}" export --format mpich-json --table "$T/v409.table" -o "$T/v409.json"
+check "... and nothing is written" test ! -e "$T/v409.json"
+{ echo "colltune-table 1"; echo "library Open MPI"; echo "library_version 4.1.4"
+  printf 'section 4\nallreduce 0 inf native:ring\n'; } >"$T/v414.table"
+check "a table of the installed Open MPI version is written" \
+  "${CT[@]}" export --format ompi-rules --assume-commutative --table "$T/v414.table" -o "$T/v414.rules"
+mkdir -p "$T/fakebin"
+cat >"$T/fakebin/ompi_info" <<'FAKE'
+#!/bin/sh
+/usr/bin/ompi_info "$@" | sed 's/coll_tuned_bcast_algorithm:enumerator:value:6:binomial/coll_tuned_bcast_algorithm:enumerator:value:9:binomial/'
+FAKE
+chmod +x "$T/fakebin/ompi_info"
+expect "an Open MPI numbering its algorithms otherwise is refused" 1 \
+  "bcast binomial: number 9 here, 6 in colltune's numbering" \
+  env PATH="$T/fakebin:$PATH" "${CT[@]}" export --format ompi-rules --assume-commutative \
+  --table "$T/v414.table" -o "$T/moved.rules"
+check "... and nothing is written" test ! -e "$T/moved.rules"
 table "$T/scan.table" "MPICH" <<'EOF'
 section 4
 scan 0 1023 native:smp
@@ -430,5 +455,63 @@ expect "a library the daemon has no profile of is refused" 1 "the table is for I
   "${D[@]}" export --format ompi-rules --library "Intel MPI"
 expect "a cluster the daemon has no profile of says so" 1 "colltuned has no profile" \
   "${D[@]}" export --format ompi-rules --cluster elsewhere
+
+# --- Every collective's numbering, fingerprinted ------------------------------
+# For each collective Open MPI numbers, an exported file choosing one of its
+# algorithms must run what Open MPI runs when that algorithm is forced by
+# name (its own parser, not colltune's numbering). The fingerprint is the
+# point-to-point traffic of the collectives program as Open MPI's own pml
+# monitoring counts it (messages and bytes per pair of ranks).
+mon_fp() {  # [mpirun options...]: md5 of the traffic, empty if none recorded
+  rm -rf "$T/mon"; mkdir -p "$T/mon"
+  run_openmpi -np 4 --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 \
+    --mca pml_monitoring_filename "$T/mon/m" "$@" "$T/colls_ompi" 64 4096 >/dev/null 2>&1
+  local lines
+  lines=$(cat "$T"/mon/*.prof 2>/dev/null | grep -E "^[IEC]"$'\t' | cut -f1-5 | sort)
+  [ -n "$lines" ] && md5sum <<<"$lines" | cut -d' ' -f1
+}
+default_fp=$(mon_fp)
+distinct=0
+while read -r coll alg; do
+  table "$T/one.table" "Open MPI" <<EOF
+section 4
+$coll 0 inf $alg
+EOF
+  if ! "${CT[@]}" export --format ompi-rules --table "$T/one.table" -o "$T/one.rules" 2>/dev/null; then
+    fail "Open MPI $coll $alg: exported" "$("${CT[@]}" export --format ompi-rules --table "$T/one.table" 2>&1)"
+    continue
+  fi
+  by_file=$(mon_fp "${DYN[@]}" --mca coll_tuned_dynamic_rules_filename "$T/one.rules")
+  by_name=$(mon_fp "${DYN[@]}" --mca "coll_tuned_${coll}_algorithm" "${alg#native:}")
+  same "Open MPI $coll $alg: the exported file runs what Open MPI forced by name runs" \
+    "$by_file" "$by_name"
+  [ -n "$by_file" ] && [ "$by_file" != "$default_fp" ] && distinct=$((distinct + 1))
+done <<'LIST'
+allgather native:ring
+allgatherv native:ring
+allreduce native:recursive_doubling
+alltoall native:pairwise
+alltoallv native:pairwise
+barrier native:double_ring
+bcast native:binomial
+exscan native:recursive_doubling
+gather native:binomial
+reduce native:in-order_binary
+reduce_scatter native:butterfly
+reduce_scatter_block native:butterfly
+scan native:recursive_doubling
+scatter native:binomial
+LIST
+check "the fingerprints tell most choices from Open MPI's default ($distinct of 14)" \
+  test "$distinct" -ge 10
+# The check can fail: bcast's number changed (binomial to basic_linear: at 4
+# processes binary_tree, next to it, sends what binomial sends) runs another
+# algorithm.
+printf 'section 4\nbcast 0 inf native:binomial\n' | table "$T/one.table" "Open MPI"
+"${CT[@]}" export --format ompi-rules --table "$T/one.table" -o "$T/one.rules" 2>/dev/null
+sed -E 's/^(  0 )6 /\11 /' "$T/one.rules" >"$T/moved.rules"
+differ "(a file whose bcast number is moved runs something else: the check can fail)" \
+  "$(mon_fp "${DYN[@]}" --mca coll_tuned_dynamic_rules_filename "$T/moved.rules")" \
+  "$(mon_fp "${DYN[@]}" --mca coll_tuned_bcast_algorithm binomial)"
 
 finish

@@ -53,6 +53,18 @@ TEST(TableText, ReproducibleLine) {
             std::string::npos);
 }
 
+TEST(TableText, LibraryVersionLine) {
+  EXPECT_EQ(Parse("colltune-table 1\nsection *\n").library_version, "");
+  Table t = Parse("colltune-table 1\nlibrary MPICH\nlibrary_version 4.0.2\nsection *\n");
+  EXPECT_EQ(t.library_version, "4.0.2");
+  EXPECT_EQ(Parse(FormatTable(t)).library_version, "4.0.2") << FormatTable(t);
+  EXPECT_NE(ParseError("colltune-table 1\nlibrary_version 4.0.2 extra\n").find("line 2"),
+            std::string::npos);
+  EXPECT_NE(ParseError("colltune-table 1\nlibrary_version 1\nlibrary_version 2\n")
+                .find("line 3"),
+            std::string::npos);
+}
+
 TEST(TableText, NativeAlgorithmsAndTheirLibrary) {
   Table t;
   std::string error;

@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <google/protobuf/util/message_differencer.h>
+
+#include "client/client.h"
+#include "common/report.h"
 #include "common/table.h"
 #include "proto/colltune.pb.h"
 
@@ -64,6 +68,52 @@ v1::GetTableResponse SampleResponse() {
     r->set_algorithm("default");
   }
   return response;
+}
+
+// The shim's ReportJob bytes are what `colltune flush` sends for the same
+// report (client::ReportToProto, libprotobuf), field for field.
+TEST(TableWire, ReportRequestIsFlushsRequest) {
+  Report r;
+  r.job_id = "slurm:4711";
+  r.run_id = "host-123-1700000000";
+  r.library = "Open MPI";
+  r.library_version = "4.1.4";
+  r.comm_size = 8;
+  r.nodes = 2;
+  r.ppn = 4;
+  r.table_version = 17;
+  r.final = true;
+  r.ranks = 8;
+  ReportTiming a;
+  a.comm_size = 8;
+  a.profile_id = 3;
+  a.collective = Collective::kAllreduce;
+  a.algorithm = Algorithm::kAllreduceAsReduceBcast;
+  a.bucket = 11;
+  a.calls = 123456789012ULL;
+  a.timed = 4000;
+  a.explored = 40;
+  a.sum_ns = 987654321;
+  a.first_bin = 70;
+  a.bins = {1, 0, 300, 3699};
+  ReportTiming b;  // zeros and the empty bucket: proto3 leaves defaults out
+  b.comm_size = 4;
+  b.collective = Collective::kBarrier;
+  b.bins = {5};
+  b.timed = 5;
+  r.timings = {a, b};
+  r.counts = {{0, 3, 99}, {1, 0, 1}};
+  for (const bool final : {true, false}) {
+    r.final = final;
+    v1::ReportJobRequest parsed;
+    ASSERT_TRUE(parsed.ParseFromString(wire::EncodeReportJobRequest(r)));
+    const v1::ReportJobRequest want = client::ReportToProto(r);
+    std::string diff;
+    google::protobuf::util::MessageDifferencer d;
+    d.ReportDifferencesToString(&diff);
+    EXPECT_TRUE(d.Compare(want, parsed)) << diff;
+    EXPECT_EQ(parsed.timings(0).bins_size(), 4);
+  }
 }
 
 TEST(TableWire, DecodesLibprotobufsAnswer) {

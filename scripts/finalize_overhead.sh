@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# What the shim adds to MPI_Finalize: rank 0's MPI_Finalize time
+# (bench/finalize_time.c, after 5000 allreduce calls) over many launches,
+# interleaved round by round so that machine noise hits every mode alike:
+#   native        no shim
+#   quiet         the shim and a daemon, reporting off (COLLTUNE_REPORT=0)
+#   report        the shim and a daemon on a unix socket: rank 0 writes the
+#                 job's report and sends it with its own gRPC call
+#   down          reporting on, the daemon's socket gone: the report stays
+#                 spooled for the next job
+# It prints each mode's median and 90th percentile and the median added over
+# native and over quiet, for Open MPI and MPICH.
+#
+#   scripts/finalize_overhead.sh [--np 2] [--launches 20] [--libraries openmpi,mpich]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NP=2
+LAUNCHES=20
+LIBRARIES=openmpi,mpich
+usage() { echo "usage: scripts/finalize_overhead.sh [--np N] [--launches N] [--libraries openmpi,mpich]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --np) NP=$2; shift 2 ;;
+    --launches) LAUNCHES=$2; shift 2 ;;
+    --libraries) LIBRARIES=$2; shift 2 ;;
+    *) usage ;;
+  esac
+done
+scripts/install-deps.sh
+bazel build -c opt //bench:colltune-finalize-time //bench:colltune-finalize-time-mpich \
+  //shim:libcolltune.so //shim:libcolltune-mpich.so //cli:colltune //daemon:colltuned \
+  2>&1 | tail -n 1
+BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
+COLLTUNE=$BIN/cli/colltune
+COLLTUNED=$BIN/daemon/colltuned
+source scripts/lib/daemon.sh finalize-overhead
+export COLLTUNE_CACHE_DIR="$WORK/cache"
+unset COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE COLLTUNE_REPORT
+
+run() {  # LIBRARY MODE -> prints finalize_ms
+  local lib=$1 mode=$2 prog shim launcher env=()
+  if [ "$lib" = openmpi ]; then
+    prog=$BIN/bench/colltune-finalize-time shim=$BIN/shim/libcolltune.so
+    launcher=(mpirun.openmpi -np "$NP")
+  else
+    prog=$BIN/bench/colltune-finalize-time-mpich shim=$BIN/shim/libcolltune-mpich.so
+    launcher=(mpirun.mpich -np "$NP")
+  fi
+  case "$mode" in
+    native) ;;
+    quiet) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER" COLLTUNE_REPORT=0) ;;
+    report) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER" COLLTUNE_REPORT=1) ;;
+    down) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="unix:$WORK/gone.sock" COLLTUNE_REPORT=1) ;;
+  esac
+  local x=()
+  if [ "$lib" = openmpi ]; then
+    for e in "${env[@]}"; do x+=(-x "$e"); done
+  else
+    for e in "${env[@]}"; do x+=(-genv "${e%%=*}" "${e#*=}"); done
+  fi
+  "${launcher[@]}" "${x[@]}" "$prog" </dev/null | awk '/^finalize_ms/ {print $2}'
+}
+
+summary() {  # FILE...: one line per mode
+  python3 - "$@" <<'PY'
+import statistics, sys
+rows = {}
+for path in sys.argv[1:]:
+    mode = path.rsplit(".", 1)[1]
+    rows[mode] = sorted(float(x) for x in open(path) if x.strip())
+med = {m: statistics.median(v) for m, v in rows.items() if v}
+for mode, v in rows.items():
+    if not v:
+        print(f"  {mode:8s} no launch succeeded"); continue
+    p90 = v[min(len(v) - 1, int(round(0.9 * (len(v) - 1))))]
+    added = ""
+    if mode != "native" and "native" in med:
+        added += f"  added over native {med[mode] - med['native']:+7.2f} ms"
+    if mode in ("report", "down") and "quiet" in med:
+        added += f", over quiet {med[mode] - med['quiet']:+7.2f} ms"
+    print(f"  {mode:8s} median {med[mode]:8.2f} ms  p90 {p90:8.2f} ms  n {len(v):3d}{added}")
+PY
+}
+
+IFS=, read -r -a libs <<<"$LIBRARIES"
+for lib in "${libs[@]}"; do
+  modes=(native quiet report down)
+  for m in "${modes[@]}"; do : >"$WORK/$lib.$m"; done
+  for _ in $(seq "$LAUNCHES"); do
+    for m in $(printf '%s\n' "${modes[@]}" | shuf); do
+      run "$lib" "$m" >>"$WORK/$lib.$m" || true
+    done
+  done
+  echo "MPI_Finalize, $lib, np $NP, $LAUNCHES launches per mode (rank 0's time):"
+  summary $(for m in "${modes[@]}"; do echo "$WORK/$lib.$m"; done)
+done
+sent=$("$COLLTUNE" --server "$SERVER" jobs --profile 1 2>/dev/null | head -1 || true)
+echo "reports the daemon stored: $sent"
