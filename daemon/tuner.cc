@@ -199,6 +199,9 @@ absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
 }
 
 absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
+  if (auto cached = medians_cache_.find(profile_id); cached != medians_cache_.end()) {
+    return cached->second;
+  }
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
       store_->LaunchPoints(profile_id);
   if (!points.ok()) return points.status();
@@ -222,6 +225,7 @@ absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
                        p.campaign_id, p.median, p.problem, p.p_faster_than_default,
                        p.upper_quartile, p.lower_quartile, p.regime, p.launch_regimes});
   }
+  medians_cache_[profile_id] = medians;
   return medians;
 }
 
@@ -311,6 +315,12 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
   v1::UploadMeasurementsResponse response;
   std::lock_guard<std::mutex> lock(mu_);
   violations_cache_.clear();
+  medians_cache_.clear();
+  // Retunes inside the transaction cache what it holds, committed or not.
+  struct ClearAfter {
+    std::map<int64_t, std::vector<LaunchMedian>>* cache;
+    ~ClearAfter() { cache->clear(); }
+  } clear_after{&medians_cache_};
   absl::Status s = store_->InTransaction([&]() -> absl::Status {
     if (r.measurements_size() == 0) {
       // A closing upload with no points only makes sense after partial ones;

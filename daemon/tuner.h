@@ -114,6 +114,10 @@ class Tuner {
   // campaign measurements only, which only UploadMeasurements writes: it
   // clears this, so a scrape recomputes only what changed.
   std::map<int64_t, std::map<std::string, int64_t>> violations_cache_;
+  // Medians() per profile, for the same reason: a job report retunes its
+  // profile, and reading tens of thousands of campaign points for each
+  // report made ingest slow on a populated database.
+  std::map<int64_t, std::vector<LaunchMedian>> medians_cache_;
 
   // GetTable's answers by request (its serialized bytes), valid while the
   // store's write generation is the one they were computed at. Every job

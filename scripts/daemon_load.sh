@@ -6,19 +6,27 @@
 # Slurm controller starts), then all at once back to back (a closed loop,
 # whose latency is 200 / throughput), then job reports ingested by
 # several senders while the web view is read (target >= 10,000 reports per
-# minute). The daemon runs on a fresh database: gRPC on a unix socket, the
-# web view on loopback TCP.
+# minute). The daemon runs on a database populated first the way a site's is
+# after months (--populate-measurements campaign measurements, default
+# 500000, and --populate-reports job reports, default 1000; 0 and 0: a fresh
+# one): gRPC on a unix socket, the web view on loopback TCP. Exits non-zero
+# when a target does not hold.
 #
 #   scripts/daemon_load.sh [--clients 200] [--fetches 20] [--rate 1000] [--reports 2000] [--reporters 4]
+#                          [--populate-measurements 500000] [--populate-reports 1000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ARGS=()
 RATE=1000
+POPULATE_MEASUREMENTS=500000
+POPULATE_REPORTS=1000
 while [ $# -gt 0 ]; do
   case "$1" in
     --rate) RATE=$2; shift 2 ;;
     --clients|--fetches|--reports|--reporters) ARGS+=("$1" "$2"); shift 2 ;;
-    *) echo "usage: scripts/daemon_load.sh [--clients N] [--fetches N] [--rate N] [--reports N] [--reporters N]" >&2; exit 2 ;;
+    --populate-measurements) POPULATE_MEASUREMENTS=$2; shift 2 ;;
+    --populate-reports) POPULATE_REPORTS=$2; shift 2 ;;
+    *) echo "usage: scripts/daemon_load.sh [--clients 200] [--fetches 20] [--rate 1000] [--reports 2000] [--reporters 4] [--populate-measurements 500000] [--populate-reports 1000]" >&2; exit 2 ;;
   esac
 done
 scripts/install-deps.sh
@@ -37,4 +45,9 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 echo "colltuned: unix socket, $(nproc) cores"
-"$BIN/bench/colltune-daemon-load" --server "unix:$WORK/s" --http "127.0.0.1:$HTTP_PORT" --rate "$RATE" "${ARGS[@]}"
+rc=0
+"$BIN/bench/colltune-daemon-load" --server "unix:$WORK/s" --http "127.0.0.1:$HTTP_PORT" --rate "$RATE" \
+  --populate-measurements "$POPULATE_MEASUREMENTS" --populate-reports "$POPULATE_REPORTS" --targets \
+  ${ARGS[@]+"${ARGS[@]}"} || rc=$?
+echo "database: $(du -h "$WORK/colltune.db" | cut -f1), $(sqlite3 "$WORK/colltune.db" 'SELECT COUNT(*) FROM measurements') measurements, $(sqlite3 "$WORK/colltune.db" 'SELECT COUNT(*) FROM job_reports') job reports"
+exit $rc
