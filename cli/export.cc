@@ -191,20 +191,25 @@ constexpr MpichRestriction kMpichRestrictions[] = {
 // MPICH algorithms a selection file must not name at all: what breaks them
 // is nothing its conditions can test (the shim steers around it per call,
 // shim/coll/quirks.h).
-bool HasWord(std::string_view list, std::string_view word, int* position = nullptr) {
-  int n = 0;
+// The space-separated words of `list`.
+std::vector<std::string_view> Words(std::string_view list) {
+  std::vector<std::string_view> out;
   size_t pos = 0;
   while (pos < list.size()) {
     size_t end = list.find(' ', pos);
     if (end == std::string_view::npos) end = list.size();
-    ++n;
-    if (list.substr(pos, end - pos) == word) {
-      if (position) *position = n;
-      return true;
-    }
+    out.push_back(list.substr(pos, end - pos));
     pos = end + 1;
   }
-  return false;
+  return out;
+}
+
+bool HasWord(std::string_view list, std::string_view word, int* position = nullptr) {
+  const std::vector<std::string_view> words = Words(list);
+  const auto it = std::find(words.begin(), words.end(), word);
+  if (it == words.end()) return false;
+  if (position) *position = static_cast<int>(it - words.begin()) + 1;
+  return true;
 }
 
 // Open MPI's algorithm number of native algorithm `a`, 0 if it has none.
@@ -275,13 +280,10 @@ InstalledLibrary AskMpich() {
 std::vector<std::string> NumberingMismatches(const InstalledLibrary& lib) {
   std::vector<std::string> out;
   for (const FileNames& f : kFileNames) {
-    int n = 0;
-    size_t pos = 0;
-    while (pos < f.ompi_algorithms.size()) {
-      size_t end = f.ompi_algorithms.find(' ', pos);
-      if (end == std::string_view::npos) end = f.ompi_algorithms.size();
-      const std::string name(f.ompi_algorithms.substr(pos, end - pos));
-      ++n;
+    const std::vector<std::string_view> words = Words(f.ompi_algorithms);
+    for (size_t i = 0; i < words.size(); ++i) {
+      const std::string name(words[i]);
+      const int n = static_cast<int>(i) + 1;
       const auto it = lib.values.find({IndexOf(f.collective), name});
       if (it == lib.values.end()) {
         out.push_back(std::string(InfoOf(f.collective).name) + " " + name +
@@ -291,7 +293,6 @@ std::vector<std::string> NumberingMismatches(const InstalledLibrary& lib) {
                       std::to_string(it->second) + " here, " + std::to_string(n) +
                       " in colltune's numbering");
       }
-      pos = end + 1;
     }
   }
   return out;
@@ -343,28 +344,20 @@ struct Target {
   // Why the file cannot run native algorithm `a` of `c` for communicators of
   // lo..hi processes as the shim would; "" if it can.
   std::string Why(Collective c, Algorithm a, uint32_t lo, uint32_t hi) const {
-    const std::string_view name = InfoOf(a).library_name();
     if (!(InfoOf(a).libraries & library)) {
       return std::string(library_name) + " has no such algorithm";
     }
     // The library's own defects (common/quirks.h): a file applies to every
     // form of a call, so an algorithm wrong in any form stays out, except
     // for non-commutative operations where the site says it has none.
-    uint8_t forms = QuirkFormsOf(a, library, library_version);
-    if (assume_commutative) forms &= ~kFormNonCommutative;
-    if (forms != 0) {
-      for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
-        if ((q->library & library) && q->collective == c && q->algorithm == name &&
-            (q->forms & forms) && QuirkApplies(*q, library_version)) {
-          std::string why = std::string(library_name) + " " + std::string(q->seen_in) +
-                            "'s own is wrong for some calls (" + QuirkFormNames(q->forms) +
-                            "), which its file cannot tell apart";
-          if (q->forms == kFormNonCommutative && !mpich) {
-            why += " (--assume-commutative exports it)";
-          }
-          return why;
-        }
-      }
+    for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
+      const uint8_t forms = assume_commutative ? q->forms & ~kFormNonCommutative : q->forms;
+      if (forms == 0 || !QuirkHolds(*q, a, library, library_version)) continue;
+      std::string why = std::string(library_name) + " " + std::string(q->seen_in) +
+                        "'s own is wrong for some calls (" + QuirkFormNames(q->forms) +
+                        "), which its file cannot tell apart";
+      if (q->forms == kFormNonCommutative && !mpich) why += " (--assume-commutative exports it)";
+      return why;
     }
     if (mpich) {
       if (mpich_library == nullptr || mpich_library->empty()) return "";

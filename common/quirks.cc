@@ -76,15 +76,17 @@ bool QuirkApplies(const Quirk& q, std::string_view version) {
   return CompareVersions(version, q.fixed_in) < 0;
 }
 
-uint8_t QuirkFormsOf(Algorithm a, uint8_t library, std::string_view version) {
-  if (!IsNative(a)) return 0;
+bool QuirkHolds(const Quirk& q, Algorithm a, uint8_t library, std::string_view version) {
+  if (!IsNative(a)) return false;
   const AlgorithmInfo& info = InfoOf(a);
+  return (q.library & library) && q.collective == info.collective &&
+         q.algorithm == info.library_name() && QuirkApplies(q, version);
+}
+
+uint8_t QuirkFormsOf(Algorithm a, uint8_t library, std::string_view version) {
   uint8_t forms = 0;
   for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
-    if ((q->library & library) && q->collective == info.collective &&
-        q->algorithm == info.library_name() && QuirkApplies(*q, version)) {
-      forms |= q->forms;
-    }
+    if (QuirkHolds(*q, a, library, version)) forms |= q->forms;
   }
   return forms;
 }

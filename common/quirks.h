@@ -52,6 +52,10 @@ const Quirk* QuirksEnd();
 // empty version: yes).
 bool QuirkApplies(const Quirk& q, std::string_view version);
 
+// Whether row `q` is about native algorithm `a` under `library` (a
+// NativeLibrary bit) at `version` (segmented variants: their algorithm's).
+bool QuirkHolds(const Quirk& q, Algorithm a, uint8_t library, std::string_view version);
+
 // The forms in which native algorithm `a` is wrong under `library` (a
 // NativeLibrary bit) at `version`; 0 for none and for non-native algorithms.
 uint8_t QuirkFormsOf(Algorithm a, uint8_t library, std::string_view version);

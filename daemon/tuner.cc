@@ -748,9 +748,8 @@ absl::Status Tuner::AddDefects(int64_t profile_id, v1::GetViolationsResponse* re
     bool in_table = false;
     if (table->has_value()) {
       for (const db::StoredRule& rule : (*table)->rules) {
-        const AlgorithmInfo& info = InfoOf(rule.rule.algorithm);
-        in_table = in_table || (info.native() && info.collective == q->collective &&
-                                info.library_name() == q->algorithm);
+        in_table = in_table ||
+                   QuirkHolds(*q, rule.rule.algorithm, family, (*p)->key.library_version);
       }
     }
     v1::Violation* out = response->add_violations();

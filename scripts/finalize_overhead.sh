@@ -37,14 +37,14 @@ source scripts/lib/daemon.sh finalize-overhead
 export COLLTUNE_CACHE_DIR="$WORK/cache"
 unset COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE COLLTUNE_REPORT
 
+source scripts/lib/launch.sh
+
 run() {  # LIBRARY MODE -> prints finalize_ms
-  local lib=$1 mode=$2 prog shim launcher env=()
+  local lib=$1 mode=$2 prog shim env=()
   if [ "$lib" = openmpi ]; then
     prog=$BIN/bench/colltune-finalize-time shim=$BIN/shim/libcolltune.so
-    launcher=(mpirun.openmpi -np "$NP")
   else
     prog=$BIN/bench/colltune-finalize-time-mpich shim=$BIN/shim/libcolltune-mpich.so
-    launcher=(mpirun.mpich -np "$NP")
   fi
   case "$mode" in
     native) ;;
@@ -52,13 +52,7 @@ run() {  # LIBRARY MODE -> prints finalize_ms
     report) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER" COLLTUNE_REPORT=1) ;;
     down) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="unix:$WORK/gone.sock" COLLTUNE_REPORT=1) ;;
   esac
-  local x=()
-  if [ "$lib" = openmpi ]; then
-    for e in "${env[@]}"; do x+=(-x "$e"); done
-  else
-    for e in "${env[@]}"; do x+=(-genv "${e%%=*}" "${e#*=}"); done
-  fi
-  "${launcher[@]}" "${x[@]}" "$prog" </dev/null | awk '/^finalize_ms/ {print $2}'
+  launch "$lib" "$NP" "$prog" ${env[@]+"${env[@]}"} | awk '/^finalize_ms/ {print $2}'
 }
 
 summary() {  # FILE...: one line per mode

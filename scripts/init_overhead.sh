@@ -45,14 +45,14 @@ trap 'kill $DAEMON $TCP_DAEMON 2>/dev/null; wait $DAEMON $TCP_DAEMON 2>/dev/null
 export COLLTUNE_CACHE_DIR="$WORK/cache" COLLTUNE_REPORT=0
 unset COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE
 
+source scripts/lib/launch.sh
+
 run() {  # LIBRARY MODE -> prints init_ms
-  local lib=$1 mode=$2 prog shim launcher env=()
+  local lib=$1 mode=$2 prog shim env=()
   if [ "$lib" = openmpi ]; then
     prog=$BIN/bench/colltune-init-time shim=$BIN/shim/libcolltune.so
-    launcher=(mpirun.openmpi -np "$NP")
   else
     prog=$BIN/bench/colltune-init-time-mpich shim=$BIN/shim/libcolltune-mpich.so
-    launcher=(mpirun.mpich -np "$NP")
   fi
   case "$mode" in
     native) ;;
@@ -60,15 +60,7 @@ run() {  # LIBRARY MODE -> prints init_ms
     daemon) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER") ;;
     agent) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="dns:127.0.0.1:$TCP_PORT") ;;
   esac
-  if [ "$lib" = openmpi ]; then
-    local x=()
-    for e in "${env[@]}"; do x+=(-x "$e"); done
-    "${launcher[@]}" "${x[@]}" $prog </dev/null
-  else
-    local x=()
-    for e in "${env[@]}"; do x+=(-genv "${e%%=*}" "${e#*=}"); done
-    "${launcher[@]}" "${x[@]}" $prog </dev/null
-  fi | awk '/^init_ms/ {print $2}'
+  launch "$lib" "$NP" "$prog" ${env[@]+"${env[@]}"} | awk '/^init_ms/ {print $2}'
 }
 
 summary() {  # FILE...: one line per mode
