@@ -256,6 +256,7 @@ std::string EncodeGetTableRequest(const TableRequest& request) {
   PutTag(1, kBytes, &out);
   PutVarint(context.size(), &out);
   out += context;
+  if (request.decisions_only) PutInt(2, 1, &out);
   return out;
 }
 

@@ -30,6 +30,7 @@ struct TableRequest {
   int32_t comm_size = 0;
   int32_t nodes = 0;
   int32_t ppn = 0;
+  bool decisions_only = false;  // GetTableRequest.decisions_only
 };
 
 struct RuleMessage {

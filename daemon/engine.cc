@@ -766,6 +766,13 @@ std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
                                        const std::vector<Rule>& current,
                                        const std::vector<PinnedRange>& pins,
                                        const EngineOptions& options) {
+  return FinishDecisions(CampaignDecisions(points, current, options), online, current,
+                         pins, options);
+}
+
+std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& points,
+                                        const std::vector<Rule>& current,
+                                        const EngineOptions& options) {
   std::vector<Decision> decisions;
   for (const auto& [c, sizes] : Group(points)) {
     const Collective coll = static_cast<Collective>(c);
@@ -810,6 +817,14 @@ std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
                    [](const Decision& a, const Decision& b) {
                      return IndexOf(a.rule.collective) < IndexOf(b.rule.collective);
                    });
+  return decisions;
+}
+
+std::vector<Decision> FinishDecisions(std::vector<Decision> decisions,
+                                      const std::vector<JobMedian>& online,
+                                      const std::vector<Rule>& current,
+                                      const std::vector<PinnedRange>& pins,
+                                      const EngineOptions& options) {
   ApplyOnline(online, current, options, &decisions);
   ApplyPins(pins, &decisions);
   return decisions;

@@ -199,6 +199,18 @@ std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
                                        const std::vector<Rule>& current,
                                        const std::vector<PinnedRange>& pins,
                                        const EngineOptions& options);
+// ComputeDecisions in two steps: the campaign's decisions alone (sorted, no
+// online evidence, no pins), a function of `points` and `current` only, so
+// a caller may keep them while neither changes; then the online evidence
+// and the pins laid over them.
+std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& points,
+                                        const std::vector<Rule>& current,
+                                        const EngineOptions& options);
+std::vector<Decision> FinishDecisions(std::vector<Decision> campaign,
+                                      const std::vector<JobMedian>& online,
+                                      const std::vector<Rule>& current,
+                                      const std::vector<PinnedRange>& pins,
+                                      const EngineOptions& options);
 // Campaign evidence only.
 inline std::vector<Decision> ComputeDecisions(
     const std::vector<LaunchMedian>& points, const std::vector<Rule>& current,

@@ -8,6 +8,7 @@
 #include "common/histogram.h"
 #include "common/limits.h"
 #include "common/quirks.h"
+#include "common/regime.h"
 #include "common/stats.h"
 #include "daemon/matching.h"
 #include "daemon/validate.h"
@@ -128,6 +129,25 @@ void ToProto(const db::PinRow& p, int64_t profile_id, v1::Pin* out) {
   out->set_created_at(p.created_at);
 }
 
+// Whether storing `fresh` over `stored` (the same rules) would change what
+// is served; regimes compare as stored (formatted).
+bool SameEvidence(const std::vector<db::StoredRule>& stored,
+                  const std::vector<db::StoredRule>& fresh) {
+  if (stored.size() != fresh.size()) return false;
+  for (size_t i = 0; i < stored.size(); ++i) {
+    const db::StoredRule& a = stored[i];
+    const db::StoredRule& b = fresh[i];
+    if (a.rule.speedup != b.rule.speedup || a.p_value != b.p_value ||
+        a.launches_default != b.launches_default ||
+        a.launches_algorithm != b.launches_algorithm || a.campaigns != b.campaigns ||
+        a.pinned != b.pinned || a.source != b.source ||
+        FormatRegimeEvidence(a.regimes) != FormatRegimeEvidence(b.regimes)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 db::ProfileKey Tuner::KeyOf(const v1::Context& c) const {
@@ -151,23 +171,33 @@ absl::Status Tuner::RequireProfile(int64_t id) {
   return absl::OkStatus();
 }
 
+void Tuner::TablesChanged() {
+  decisions_generation_.fetch_add(1, std::memory_order_acq_rel);
+  evidence_generation_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+uint64_t Tuner::TablesGeneration(const v1::GetTableRequest& r) const {
+  return (r.decisions_only() ? decisions_generation_ : evidence_generation_)
+      .load(std::memory_order_acquire);
+}
+
 absl::StatusOr<v1::GetTableResponse> Tuner::GetTable(
     const v1::GetTableRequest& r) {
   if (absl::Status s = ValidateGetTable(r); !s.ok()) return s;
   std::string key;
   r.SerializeToString(&key);
   {
-    // A hit needs no mu_: a writer bumps the generation when its
-    // transaction ends, so an equal generation means the committed data the
-    // answer was computed from (a transaction still open is not committed).
+    // A hit needs no mu_: a writer that changes a table bumps the
+    // generation before its transaction ends, so an equal generation means
+    // the committed tables the answer was computed from.
     std::lock_guard<std::mutex> lock(table_cache_mu_);
     auto it = table_cache_.find(key);
-    if (it != table_cache_.end() && it->second.generation == store_->write_generation()) {
+    if (it != table_cache_.end() && it->second.generation == TablesGeneration(r)) {
       return it->second.response;
     }
   }
   std::lock_guard<std::mutex> lock(mu_);
-  const uint64_t generation = store_->write_generation();
+  const uint64_t generation = TablesGeneration(r);
   absl::StatusOr<v1::GetTableResponse> response = ComputeTable(r);
   if (!response.ok()) return response.status();
   std::lock_guard<std::mutex> cache_lock(table_cache_mu_);
@@ -193,15 +223,25 @@ absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
         store_->CurrentTable(p.id);
     if (!t.ok()) return t.status();
     if (!t->has_value()) continue;  // measured nothing decidable yet
-    ToProto(p, &**t, table->add_sections());
+    v1::TableSection* section = table->add_sections();
+    ToProto(p, &**t, section);
+    if (r.decisions_only()) {
+      for (v1::Rule& rule : *section->mutable_rules()) {
+        v1::Rule decision;
+        decision.set_collective(rule.collective());
+        decision.set_min_bytes(rule.min_bytes());
+        decision.set_max_bytes(rule.max_bytes());
+        decision.set_algorithm(rule.algorithm());
+        rule = std::move(decision);
+      }
+    }
   }
   return response;
 }
 
-absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
-  if (auto cached = medians_cache_.find(profile_id); cached != medians_cache_.end()) {
-    return cached->second;
-  }
+absl::StatusOr<const std::vector<LaunchMedian>*> Tuner::Medians(int64_t profile_id) {
+  FromCampaigns& cached = from_campaigns_[profile_id];
+  if (cached.medians.has_value()) return &*cached.medians;
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
       store_->LaunchPoints(profile_id);
   if (!points.ok()) return points.status();
@@ -225,8 +265,26 @@ absl::StatusOr<std::vector<LaunchMedian>> Tuner::Medians(int64_t profile_id) {
                        p.campaign_id, p.median, p.problem, p.p_faster_than_default,
                        p.upper_quartile, p.lower_quartile, p.regime, p.launch_regimes});
   }
-  medians_cache_[profile_id] = medians;
-  return medians;
+  cached.medians = std::move(medians);
+  return &*cached.medians;
+}
+
+absl::Status Tuner::Write(const std::function<absl::Status()>& body) {
+  absl::Status s = store_->InTransaction(body);
+  // What the body cached may not have committed.
+  if (!s.ok()) current_tables_.clear();
+  return s;
+}
+
+absl::StatusOr<const std::optional<db::TableVersion>*> Tuner::CurrentTable(
+    int64_t profile_id) {
+  auto cached = current_tables_.find(profile_id);
+  if (cached == current_tables_.end()) {
+    absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(profile_id);
+    if (!t.ok()) return t.status();
+    cached = current_tables_.emplace(profile_id, std::move(*t)).first;
+  }
+  return &cached->second;
 }
 
 absl::StatusOr<std::vector<PinnedRange>> Tuner::PinsOf(int64_t profile_id) {
@@ -245,10 +303,14 @@ absl::StatusOr<std::vector<PinnedRange>> Tuner::PinsOf(int64_t profile_id) {
 absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
     int64_t profile_id, const std::optional<db::TableVersion>& current,
     const std::vector<Decision>& decisions, const std::string& reason) {
-  absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> campaigns =
-      store_->Campaigns(profile_id);
-  if (!campaigns.ok()) return campaigns.status();
-  std::map<int64_t, std::string> label(campaigns->begin(), campaigns->end());
+  FromCampaigns& cached = from_campaigns_[profile_id];
+  if (!cached.labels.has_value()) {
+    absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> campaigns =
+        store_->Campaigns(profile_id);
+    if (!campaigns.ok()) return campaigns.status();
+    cached.labels.emplace(campaigns->begin(), campaigns->end());
+  }
+  std::map<int64_t, std::string>& label = *cached.labels;
   std::vector<db::StoredRule> rules;
   std::vector<Rule> after;
   for (const Decision& d : decisions) {
@@ -272,16 +334,23 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
   if (current.has_value() && SameDecisions(before, after)) {
     // Same decisions, newer evidence: the current version shows what is
     // known now; versions mark changes of decisions only.
-    if (absl::Status e =
-            store_->RefreshEvidence(profile_id, current->version, rules);
-        !e.ok()) {
+    if (SameEvidence(current->rules, rules)) return std::make_pair(current->version, false);
+    evidence_generation_.fetch_add(1, std::memory_order_acq_rel);
+    const int64_t version = current->version;
+    if (absl::Status e = store_->RefreshEvidence(profile_id, version, rules); !e.ok()) {
       return e;
     }
-    return std::make_pair(current->version, false);
+    if (auto c = current_tables_.find(profile_id);
+        c != current_tables_.end() && c->second.has_value()) {
+      c->second->rules = std::move(rules);
+    }
+    return std::make_pair(version, false);
   }
   if (!current.has_value() && rules.empty()) {
     return std::make_pair(int64_t{0}, false);
   }
+  TablesChanged();
+  current_tables_.erase(profile_id);
   absl::StatusOr<int64_t> version = store_->AddTable(
       profile_id, rules, reason, DescribeChanges(before, after));
   if (!version.ok()) return version.status();
@@ -290,10 +359,10 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
 
 absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
     int64_t profile_id, const std::string& reason) {
-  absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(profile_id);
+  absl::StatusOr<const std::vector<LaunchMedian>*> medians = Medians(profile_id);
   if (!medians.ok()) return medians.status();
-  absl::StatusOr<std::optional<db::TableVersion>> current =
-      store_->CurrentTable(profile_id);
+  // StoreIfChanged updates or drops the cached table after its last use.
+  absl::StatusOr<const std::optional<db::TableVersion>*> current = CurrentTable(profile_id);
   if (!current.ok()) return current.status();
   absl::StatusOr<std::vector<PinnedRange>> pins = PinsOf(profile_id);
   if (!pins.ok()) return pins.status();
@@ -302,10 +371,14 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
   if (!online.ok()) return online.status();
   const std::vector<JobMedian> jobs = PerJob(*online);
   const std::vector<Rule> before =
-      current->has_value() ? (*current)->Rules() : std::vector<Rule>();
+      (*current)->has_value() ? (**current)->Rules() : std::vector<Rule>();
+  FromCampaigns& cached = from_campaigns_[profile_id];
+  if (!cached.decided.has_value() || !SameDecisions(cached.decided->current, before)) {
+    cached.decided = CampaignDecided{before, CampaignDecisions(**medians, before, options_.engine)};
+  }
   return StoreIfChanged(
-      profile_id, *current,
-      ComputeDecisions(*medians, jobs, before, *pins, options_.engine), reason);
+      profile_id, **current,
+      FinishDecisions(cached.decided->decisions, jobs, before, *pins, options_.engine), reason);
 }
 
 absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
@@ -314,13 +387,18 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
   const db::ProfileKey key = KeyOf(r.context());
   v1::UploadMeasurementsResponse response;
   std::lock_guard<std::mutex> lock(mu_);
-  violations_cache_.clear();
-  medians_cache_.clear();
+  from_campaigns_.clear();
   // Retunes inside the transaction cache what it holds, committed or not.
   struct ClearAfter {
-    std::map<int64_t, std::vector<LaunchMedian>>* cache;
-    ~ClearAfter() { cache->clear(); }
-  } clear_after{&medians_cache_};
+    Tuner* tuner;
+    ~ClearAfter() {
+      tuner->from_campaigns_.clear();
+      tuner->current_tables_.clear();
+    }
+  } clear_after{this};
+  // A closing upload may add a profile's first table (and cannot be told
+  // from one that does not before its transaction).
+  TablesChanged();
   absl::Status s = store_->InTransaction([&]() -> absl::Status {
     if (r.measurements_size() == 0) {
       // A closing upload with no points only makes sense after partial ones;
@@ -401,7 +479,7 @@ absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
   const db::ProfileKey key = KeyOf(r.context());
   v1::ReportJobResponse response;
   std::lock_guard<std::mutex> lock(mu_);
-  absl::Status s = store_->InTransaction([&]() -> absl::Status {
+  absl::Status s = Write([&]() -> absl::Status {
     absl::StatusOr<int64_t> own = store_->UpsertProfile(key);
     if (!own.ok()) return own.status();
     db::JobReportInput report;
@@ -495,24 +573,49 @@ absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {
   out.set_id(p.id);
   ToProto(p.key, out.mutable_context());
   out.set_updated_at(p.updated_at);
-  absl::StatusOr<db::ProfileCounts> counts = store_->Counts(p.id);
+  FromCampaigns& cached = from_campaigns_[p.id];
+  if (!cached.counts.has_value()) {
+    absl::StatusOr<db::ProfileCounts> c = store_->CampaignCounts(p.id);
+    if (!c.ok()) return c.status();
+    cached.counts = *c;
+  }
+  absl::StatusOr<db::ProfileCounts> counts = store_->ReportCounts(p.id);
   if (!counts.ok()) return counts.status();
+  counts->campaigns = cached.counts->campaigns;
+  counts->launches = cached.counts->launches;
+  counts->measurements = cached.counts->measurements;
   out.set_campaigns(counts->campaigns);
   out.set_launches(counts->launches);
   out.set_measurements(counts->measurements);
   out.set_job_reports(counts->job_reports);
   out.set_last_report_at(counts->last_report_at);
-  absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(p.id);
+  absl::StatusOr<const std::optional<db::TableVersion>*> t = CurrentTable(p.id);
   if (!t.ok()) return t.status();
-  if (t->has_value()) {
-    out.set_table_version((*t)->version);
-    out.set_rules_not_default((*t)->RulesNotDefault());
+  if ((*t)->has_value()) {
+    out.set_table_version((**t)->version);
+    out.set_rules_not_default((**t)->RulesNotDefault());
   }
-  absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(p.id);
-  if (!medians.ok()) return medians.status();
-  out.set_violations(
-      static_cast<int>(FindViolations(*medians, options_.engine).size()));
+  absl::StatusOr<const std::map<std::string, int64_t>*> by_kind = ViolationCounts(p.id);
+  if (!by_kind.ok()) return by_kind.status();
+  int64_t violations = 0;
+  for (const auto& [kind, n] : **by_kind) violations += n;
+  out.set_violations(static_cast<int>(violations));
   return out;
+}
+
+absl::StatusOr<const std::map<std::string, int64_t>*> Tuner::ViolationCounts(
+    int64_t profile_id) {
+  absl::StatusOr<const std::vector<LaunchMedian>*> medians = Medians(profile_id);
+  if (!medians.ok()) return medians.status();
+  FromCampaigns& cached = from_campaigns_[profile_id];
+  if (!cached.violations.has_value()) {
+    std::map<std::string, int64_t> counts;
+    for (const ViolationFound& v : FindViolations(**medians, options_.engine)) {
+      ++counts[std::string(ViolationKindName(v.kind))];
+    }
+    cached.violations = std::move(counts);
+  }
+  return &*cached.violations;
 }
 
 absl::StatusOr<TunerState> Tuner::State() {
@@ -532,17 +635,9 @@ absl::StatusOr<TunerState> Tuner::State() {
     return std::tie(a->updated_at, a->id) > std::tie(b->updated_at, b->id);
   });
   for (const db::Profile* p : order) {
-    auto cached = violations_cache_.find(p->id);
-    if (cached == violations_cache_.end()) {
-      absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(p->id);
-      if (!medians.ok()) return medians.status();
-      std::map<std::string, int64_t> counts;
-      for (const ViolationFound& v : FindViolations(*medians, options_.engine)) {
-        ++counts[std::string(ViolationKindName(v.kind))];
-      }
-      cached = violations_cache_.emplace(p->id, std::move(counts)).first;
-    }
-    for (const auto& [kind, n] : cached->second) state.violations[kind] += n;
+    absl::StatusOr<const std::map<std::string, int64_t>*> counts = ViolationCounts(p->id);
+    if (!counts.ok()) return counts.status();
+    for (const auto& [kind, n] : **counts) state.violations[kind] += n;
     if (state.contexts.size() >= static_cast<size_t>(kMaxContextsExported)) continue;
     absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(p->id);
     if (!t.ok()) return t.status();
@@ -717,10 +812,10 @@ absl::StatusOr<v1::GetViolationsResponse> Tuner::GetViolations(
     const v1::GetViolationsRequest& r) {
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
-  absl::StatusOr<std::vector<LaunchMedian>> medians = Medians(r.profile_id());
+  absl::StatusOr<const std::vector<LaunchMedian>*> medians = Medians(r.profile_id());
   if (!medians.ok()) return medians.status();
   v1::GetViolationsResponse response;
-  for (const ViolationFound& v : FindViolations(*medians, options_.engine)) {
+  for (const ViolationFound& v : FindViolations(**medians, options_.engine)) {
     v1::Violation* out = response.add_violations();
     out->set_kind(std::string(ViolationKindName(v.kind)));
     out->set_collective(std::string(InfoOf(v.collective).name));
@@ -855,7 +950,9 @@ absl::StatusOr<v1::RollbackTableResponse> Tuner::RollbackTable(
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
   v1::RollbackTableResponse response;
-  absl::Status s = store_->InTransaction([&]() -> absl::Status {
+  TablesChanged();
+  current_tables_.erase(r.profile_id());
+  absl::Status s = Write([&]() -> absl::Status {
     absl::StatusOr<std::optional<db::TableVersion>> old =
         store_->TableAt(r.profile_id(), r.version());
     if (!old.ok()) return old.status();
@@ -917,7 +1014,7 @@ absl::StatusOr<v1::PinResponse> Tuner::Pin(const v1::PinRequest& r) {
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = RequireProfile(pin.profile_id()); !s.ok()) return s;
   v1::PinResponse response;
-  absl::Status s = store_->InTransaction([&]() -> absl::Status {
+  absl::Status s = Write([&]() -> absl::Status {
     db::PinRow row;
     row.collective = *ParseCollective(pin.collective());
     row.algorithm = *ParseAlgorithm(pin.algorithm(), row.collective);
@@ -947,7 +1044,7 @@ absl::StatusOr<v1::UnpinResponse> Tuner::Unpin(const v1::UnpinRequest& r) {
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
   v1::UnpinResponse response;
-  absl::Status s = store_->InTransaction([&]() -> absl::Status {
+  absl::Status s = Write([&]() -> absl::Status {
     absl::StatusOr<bool> found = store_->DeletePin(r.profile_id(), r.pin_id());
     if (!found.ok()) return found.status();
     if (!*found) {

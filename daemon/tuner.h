@@ -6,6 +6,8 @@
 #ifndef COLLTUNE_DAEMON_TUNER_H_
 #define COLLTUNE_DAEMON_TUNER_H_
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -89,7 +91,9 @@ class Tuner {
   // The profile's campaign points, without those of native algorithms that
   // the quirks table says are wrong for the calls campaigns time (every
   // call, or the profile's size): their timings judge nothing.
-  absl::StatusOr<std::vector<LaunchMedian>> Medians(int64_t profile_id);
+  absl::StatusOr<const std::vector<LaunchMedian>*> Medians(int64_t profile_id);
+  // The profile's campaign violations by kind.
+  absl::StatusOr<const std::map<std::string, int64_t>*> ViolationCounts(int64_t profile_id);
   // Appends the quirks table's rows for the profile's library and version
   // as "defect" violations.
   absl::Status AddDefects(int64_t profile_id, v1::GetViolationsResponse* response);
@@ -98,6 +102,10 @@ class Tuner {
   absl::StatusOr<std::pair<int64_t, bool>> Retune(int64_t profile_id,
                                                   const std::string& reason);
   absl::StatusOr<std::vector<PinnedRange>> PinsOf(int64_t profile_id);
+  // The profile's current table as Retune last saw it (current_tables_).
+  absl::StatusOr<const std::optional<db::TableVersion>*> CurrentTable(int64_t profile_id);
+  // store_->InTransaction(body), forgetting on failure what the body cached.
+  absl::Status Write(const std::function<absl::Status()>& body);
   // Stores `decisions` as the profile's next version unless they decide what
   // `current` does. Returns (current version, changed).
   absl::StatusOr<std::pair<int64_t, bool>> StoreIfChanged(
@@ -110,25 +118,53 @@ class Tuner {
   db::Store* store_;
   const TunerOptions options_;
   Metrics* metrics_;
-  // State()'s open violations per profile and kind. Violations come from
-  // campaign measurements only, which only UploadMeasurements writes: it
-  // clears this, so a scrape recomputes only what changed.
-  std::map<int64_t, std::map<std::string, int64_t>> violations_cache_;
-  // Medians() per profile, for the same reason: a job report retunes its
-  // profile, and reading tens of thousands of campaign points for each
-  // report made ingest slow on a populated database.
-  std::map<int64_t, std::vector<LaunchMedian>> medians_cache_;
+  // What the tuner derives from a profile's campaign points, kept between
+  // requests: only UploadMeasurements writes those points, and it empties
+  // this (before and after its transaction, whose retunes fill it with what
+  // might not commit). Each part is filled when first needed. Without it a
+  // job report, a page of the web view or a scrape read and judged tens of
+  // thousands of points each time.
+  struct CampaignDecided {
+    std::vector<Rule> current;        // the current rules they were decided against
+    std::vector<Decision> decisions;  // CampaignDecisions()
+  };
+  struct FromCampaigns {
+    std::optional<std::vector<LaunchMedian>> medians;  // Medians()
+    // A job report changes the current rules only now and then: it
+    // recomputes only the online part while they stay the same.
+    std::optional<CampaignDecided> decided;
+    std::optional<std::map<std::string, int64_t>> violations;  // by kind
+    std::optional<db::ProfileCounts> counts;  // campaigns, launches, measurements
+    std::optional<std::map<int64_t, std::string>> labels;  // campaign id -> label
+  };
+  std::map<int64_t, FromCampaigns> from_campaigns_;
+  // Each profile's current table, as retunes read and write it: a job
+  // report's retune compares against it and usually refreshes only its
+  // evidence; the profile list reads its version. Only the tuner writes
+  // tables; emptied by uploads and by a write that fails.
+  std::map<int64_t, std::optional<db::TableVersion>> current_tables_;
 
-  // GetTable's answers by request (its serialized bytes), valid while the
-  // store's write generation is the one they were computed at. Every job
-  // fetches its table at MPI_Init, many with the same context, and a hit
-  // needs neither mu_ (which ingest holds) nor SQLite. At most
-  // kMaxCachedTables entries; the cache is emptied when full.
+  // GetTable's answers by request (its serialized bytes), valid while
+  // TablesGeneration() is the one they were computed at. Every job fetches
+  // its table at MPI_Init, many with the same context, and a hit needs
+  // neither mu_ (which ingest holds) nor SQLite. At most kMaxCachedTables
+  // entries; the cache is emptied when full.
+  //
+  // Writes bump a generation (under mu_, before they commit) only when
+  // they change what GetTable serves: decisions_generation_ when a table
+  // version may change (TablesChanged()), evidence_generation_ then and
+  // when only a version's evidence changes. A job's fetch asks for the
+  // decisions only, so a stream of job reports, which refresh evidence
+  // and seldom change a decision, leaves its answer cached.
   static constexpr size_t kMaxCachedTables = 256;
   struct CachedTable {
     uint64_t generation;
     v1::GetTableResponse response;
   };
+  void TablesChanged();
+  uint64_t TablesGeneration(const v1::GetTableRequest& r) const;
+  std::atomic<uint64_t> decisions_generation_{0};
+  std::atomic<uint64_t> evidence_generation_{0};
   std::mutex table_cache_mu_;
   std::map<std::string, CachedTable> table_cache_;
 };

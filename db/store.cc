@@ -741,6 +741,16 @@ absl::StatusOr<std::optional<Profile>> Store::GetProfile(int64_t id) {
 }
 
 absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
+  absl::StatusOr<ProfileCounts> c = CampaignCounts(profile_id);
+  if (!c.ok()) return c.status();
+  absl::StatusOr<ProfileCounts> r = ReportCounts(profile_id);
+  if (!r.ok()) return r.status();
+  c->job_reports = r->job_reports;
+  c->last_report_at = r->last_report_at;
+  return c;
+}
+
+absl::StatusOr<ProfileCounts> Store::CampaignCounts(int64_t profile_id) {
   absl::StatusOr<Statement> st = db_->Prepare(
       "SELECT "
       " (SELECT COUNT(*) FROM campaigns WHERE profile_id = ?1),"
@@ -748,10 +758,7 @@ absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
       "    FROM measurements m JOIN campaigns c ON c.id = m.campaign_id"
       "    WHERE c.profile_id = ?1)),"
       " (SELECT COUNT(*) FROM measurements m JOIN campaigns c"
-      "    ON c.id = m.campaign_id WHERE c.profile_id = ?1 AND m.regime = 'sync'),"
-      " (SELECT COUNT(*) FROM job_reports WHERE profile_id = ?1),"
-      " (SELECT COALESCE(MAX(received_at), '') FROM job_reports"
-      "    WHERE profile_id = ?1)");
+      "    ON c.id = m.campaign_id WHERE c.profile_id = ?1 AND m.regime = 'sync')");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
   absl::StatusOr<bool> row = st->Step();
@@ -760,8 +767,21 @@ absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
   c.campaigns = static_cast<int>(st->Int(0));
   c.launches = static_cast<int>(st->Int(1));
   c.measurements = static_cast<int>(st->Int(2));
-  c.job_reports = static_cast<int>(st->Int(3));
-  c.last_report_at = st->Text(4);
+  return c;
+}
+
+absl::StatusOr<ProfileCounts> Store::ReportCounts(int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT (SELECT COUNT(*) FROM job_reports WHERE profile_id = ?1),"
+      " (SELECT COALESCE(MAX(received_at), '') FROM job_reports"
+      "    WHERE profile_id = ?1)");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  ProfileCounts c;
+  c.job_reports = static_cast<int>(st->Int(0));
+  c.last_report_at = st->Text(1);
   return c;
 }
 

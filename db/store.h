@@ -283,6 +283,9 @@ class Store {
                                                 std::string_view library = "");
   absl::StatusOr<std::optional<Profile>> GetProfile(int64_t id);
   absl::StatusOr<ProfileCounts> Counts(int64_t profile_id);
+  // Counts' parts: campaigns, launches and measurements; job reports.
+  absl::StatusOr<ProfileCounts> CampaignCounts(int64_t profile_id);
+  absl::StatusOr<ProfileCounts> ReportCounts(int64_t profile_id);
   absl::StatusOr<std::vector<LaunchPoint>> LaunchPoints(int64_t profile_id);
   absl::StatusOr<std::optional<TableVersion>> CurrentTable(int64_t profile_id);
   absl::StatusOr<std::optional<TableVersion>> TableAt(int64_t profile_id,

@@ -5,15 +5,16 @@
 # (default 1000: independent jobs starting at random times, more than a
 # Slurm controller starts), then all at once back to back (a closed loop,
 # whose latency is 200 / throughput), then job reports ingested by
-# several senders while the web view is read (target >= 10,000 reports per
-# minute). The daemon runs on a database populated first the way a site's is
+# several senders as fast as the daemon takes them while the web view is
+# read (target >= 10,000 reports per minute), then the paced fetches again
+# while reports arrive at --report-rate a minute (default 10,000). The daemon runs on a database populated first the way a site's is
 # after months (--populate-measurements campaign measurements, default
 # 500000, and --populate-reports job reports, default 1000; 0 and 0: a fresh
 # one): gRPC on a unix socket, the web view on loopback TCP. Exits non-zero
 # when a target does not hold.
 #
 #   scripts/daemon_load.sh [--clients 200] [--fetches 20] [--rate 1000] [--reports 2000] [--reporters 4]
-#                          [--populate-measurements 500000] [--populate-reports 1000]
+#                          [--report-rate 10000] [--populate-measurements 500000] [--populate-reports 1000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ARGS=()
@@ -23,10 +24,10 @@ POPULATE_REPORTS=1000
 while [ $# -gt 0 ]; do
   case "$1" in
     --rate) RATE=$2; shift 2 ;;
-    --clients|--fetches|--reports|--reporters) ARGS+=("$1" "$2"); shift 2 ;;
+    --clients|--fetches|--reports|--reporters|--report-rate) ARGS+=("$1" "$2"); shift 2 ;;
     --populate-measurements) POPULATE_MEASUREMENTS=$2; shift 2 ;;
     --populate-reports) POPULATE_REPORTS=$2; shift 2 ;;
-    *) echo "usage: scripts/daemon_load.sh [--clients 200] [--fetches 20] [--rate 1000] [--reports 2000] [--reporters 4] [--populate-measurements 500000] [--populate-reports 1000]" >&2; exit 2 ;;
+    *) echo "usage: scripts/daemon_load.sh [--clients 200] [--fetches 20] [--rate 1000] [--reports 2000] [--reporters 4] [--report-rate 10000] [--populate-measurements 500000] [--populate-reports 1000]" >&2; exit 2 ;;
   esac
 done
 scripts/install-deps.sh

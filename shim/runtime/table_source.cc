@@ -108,6 +108,7 @@ std::string EncodedRequest(const JobContext& context) {
   request.comm_size = context.comm_size;
   request.nodes = context.nodes;
   request.ppn = context.ppn;
+  request.decisions_only = true;  // the shim reads no evidence
   return wire::EncodeGetTableRequest(request);
 }
 

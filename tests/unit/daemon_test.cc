@@ -937,6 +937,68 @@ TEST_F(DaemonTest, OnlineEvidenceRepairsABucketAfterEnoughJobs) {
   EXPECT_EQ(profile.online(0).jobs(), 9);
 }
 
+TEST_F(DaemonTest, AJobsFetchCarriesTheDecisionsOfTheFullTableAtEveryStep) {
+  // What a job's shim asks for (decisions_only) is cached apart from the
+  // full table and kept while job reports refresh only evidence; after
+  // every write it must still be the full table's rules, less evidence.
+  auto fetch = [&](bool decisions_only) {
+    v1::GetTableRequest r;
+    *r.mutable_context() = Ctx(4);
+    r.set_decisions_only(decisions_only);
+    v1::GetTableResponse out;
+    grpc::ClientContext ctx;
+    EXPECT_TRUE(stub_->GetTable(&ctx, r, &out).ok());
+    return out;
+  };
+  auto same_decisions = [&](const std::string& step) {
+    const v1::GetTableResponse slim = fetch(true), full = fetch(false);
+    ASSERT_EQ(slim.table().sections_size(), full.table().sections_size()) << step;
+    for (int i = 0; i < full.table().sections_size(); ++i) {
+      const v1::TableSection& a = slim.table().sections(i);
+      const v1::TableSection& b = full.table().sections(i);
+      EXPECT_EQ(a.version(), b.version()) << step;
+      ASSERT_EQ(a.rules_size(), b.rules_size()) << step;
+      for (int k = 0; k < b.rules_size(); ++k) {
+        v1::Rule expected;
+        expected.set_collective(b.rules(k).collective());
+        expected.set_min_bytes(b.rules(k).min_bytes());
+        expected.set_max_bytes(b.rules(k).max_bytes());
+        expected.set_algorithm(b.rules(k).algorithm());
+        EXPECT_EQ(a.rules(k).SerializeAsString(), expected.SerializeAsString())
+            << step << ": rule " << k << " " << b.rules(k).ShortDebugString();
+      }
+    }
+  };
+  UploadLaunches(4, 5);
+  same_decisions("after the campaign");
+  const v1::GetTableResponse full = fetch(false);
+  ASSERT_EQ(full.table().sections_size(), 1);
+  int with_evidence = 0;
+  for (const v1::Rule& r : full.table().sections(0).rules()) {
+    with_evidence += r.launches_default() > 0 && !r.campaigns().empty();
+  }
+  EXPECT_GT(with_evidence, 0) << "the full table keeps its evidence";
+  auto job = [&](int i) {
+    return Report("job-" + std::to_string(i),
+                  {Timing("allreduce", "allreduce_as_reduce_bcast", 70000, 4,
+                          Around(100e-6, 60, i)),
+                   Timing("allreduce", "default", 70000, 4, Around(50e-6, 6, i), 6)},
+                  nullptr, "run-1", 1000 + i);
+  };
+  for (int i = 1; i <= 4; ++i) {
+    job(i);
+    same_decisions("after job " + std::to_string(i));
+  }
+  bool reverted = false;
+  const v1::GetTableResponse slim = fetch(true);
+  ASSERT_EQ(slim.table().sections_size(), 1);
+  for (const v1::Rule& r : slim.table().sections(0).rules()) {
+    reverted = reverted || (r.collective() == "allreduce" && r.min_bytes() == 65536 &&
+                            r.algorithm() == "default");
+  }
+  EXPECT_TRUE(reverted) << "the jobs' revert reached the cached answer";
+}
+
 TEST_F(DaemonTest, OnlineEvidenceGoesToTheProfileOfItsCommunicators) {
   UploadLaunches(2, 3);  // profile 1: 2 processes
   v1::GetTableResponse t = Table(2);

@@ -24,6 +24,7 @@ TEST(TableWire, RequestParsesWithLibprotobuf) {
   r.comm_size = 1 << 20;
   r.nodes = 300;
   r.ppn = -1;  // int32 negatives travel as ten-byte varints
+  r.decisions_only = true;
   v1::GetTableRequest parsed;
   ASSERT_TRUE(parsed.ParseFromString(wire::EncodeGetTableRequest(r)));
   EXPECT_EQ(parsed.context().cluster(), "c1");
@@ -32,6 +33,7 @@ TEST(TableWire, RequestParsesWithLibprotobuf) {
   EXPECT_EQ(parsed.context().comm_size(), 1 << 20);
   EXPECT_EQ(parsed.context().nodes(), 300);
   EXPECT_EQ(parsed.context().ppn(), -1);
+  EXPECT_TRUE(parsed.decisions_only());
 }
 
 TEST(TableWire, EmptyRequestEqualsLibprotobufs) {
