@@ -120,7 +120,10 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
     int thread_level, std::vector<std::string>* notes) {
   std::unique_ptr<NativeAlgorithms> n(new NativeAlgorithms);
   int provided = 0;
-  if (PMPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+  // The job's own level: Open MPI 4.1's first MPI_T_init_thread sets the
+  // process's MPI thread level to the one asked for (ompi_mpi_thread_level),
+  // so asking for less would turn off its locking under the job's threads.
+  if (PMPI_T_init_thread(thread_level, &provided) != MPI_SUCCESS) {
     notes->push_back("native algorithms: MPI_T is not available");
     return n;
   }
@@ -178,10 +181,20 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
   }
 #endif
   if (thread_level == MPI_THREAD_MULTIPLE) {
+#if defined(OPEN_MPI)
+    n->shadows_at_start_only_ = true;
     notes->push_back(
-        "native algorithms: not under MPI_THREAD_MULTIPLE (the library's "
-        "control is process-wide)");
+        "native algorithms under MPI_THREAD_MULTIPLE: on MPI_COMM_WORLD only, "
+        "its shadows made inside MPI_Init (a control set later could reach a "
+        "communicator another thread creates)");
+#else
+    notes->push_back(
+        "native algorithms: not under MPI_THREAD_MULTIPLE (MPICH reads its "
+        "control at every call, from one variable for the whole process: "
+        "another thread's collective would run the forced algorithm on some "
+        "ranks only)");
     return n;
+#endif
   }
   bool any = false;
   for (int ci = 0; ci < kNumCollectives; ++ci) {
@@ -316,7 +329,11 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::DiscoverEverywhere(
   // can run them: a library that refuses a write on some processes never
   // splits a call between two algorithms (index 0 carries "usable").
   std::array<int, kNumAlgorithms> here{}, everywhere{};
+  static_assert(IndexOf(Algorithm::kFirstNative) > 1, "slots 0 and 1 carry flags");
   here[0] = n->control_ != NativeControl::kNone ? 1 : 0;
+  // Slot 1: no thread can race a shadow's making here; if any rank's can,
+  // every rank makes shadows only at the start.
+  here[1] = n->shadows_at_start_only_ ? 0 : 1;
   for (int a = IndexOf(Algorithm::kFirstNative); here[0] && a < kNumAlgorithms; ++a) {
     if (n->value_[a] < 0) continue;
     const Collective c = InfoOf(static_cast<Algorithm>(a)).collective;
@@ -334,6 +351,7 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::DiscoverEverywhere(
     everywhere.fill(0);
   }
   if (!everywhere[0]) n->control_ = NativeControl::kNone;
+  n->shadows_at_start_only_ = everywhere[1] == 0;
   for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
     if (n->value_[a] < 0 || everywhere[a]) continue;
     n->value_[a] = -1;
@@ -352,7 +370,9 @@ bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms, int size)
   const int only = InfoOf(a).only_size;
   if (only != 0 && only != size) return false;
   if (control_ == NativeControl::kPerCall) return true;
-  return comms != nullptr && (comms->Has(a) || !comms->Full());
+  if (comms == nullptr) return false;
+  if (shadows_at_start_only_) return comms->Has(a);
+  return comms->Has(a) || !comms->Full();
 }
 
 namespace {

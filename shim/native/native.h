@@ -22,9 +22,13 @@
 //    MPICH does not list aborts the job, so a description that does not
 //    parse completely gives that collective no native algorithm at all.
 //
-// Both controls are process-wide: under MPI_THREAD_MULTIPLE another thread
+// Both controls are process-wide. Under MPI_THREAD_MULTIPLE another thread
 // could create a communicator (Open MPI) or call a collective (MPICH) while
-// one is set, so no native algorithm runs then. DiscoverEverywhere keeps an
+// one is set. Open MPI's shadows carry their algorithm once made, so there
+// they are made only inside MPI_Init, where no other thread can call MPI,
+// for MPI_COMM_WORLD (MakeStartShadows); other communicators run the
+// default. MPICH offers nothing per communicator (and reads its selection
+// file only at MPI_Init): no native algorithm runs. DiscoverEverywhere keeps an
 // algorithm only where every rank could write its control, and a shadow only
 // where every rank made one, so every verdict here is rank-consistent. Where
 // the library's algorithm is wrong for a form of call (common/quirks.h), the
@@ -91,6 +95,10 @@ class NativeAlgorithms {
   // one).
   bool Runnable(Algorithm a, const NativeComms* comms, int size) const;
 
+  // Shadows may be made only at the start (MPI_THREAD_MULTIPLE on some
+  // rank, Open MPI): Runnable is then true only where one was made.
+  bool shadows_at_start_only() const { return shadows_at_start_only_; }
+
   // Runs fn(call, comm) with `a` in force over `comm`'s processes, or with
   // the default if forcing it failed on any rank (*forced says which, the
   // same on every rank); returns fn's MPI error code. Runnable(a, comms)
@@ -111,6 +119,7 @@ class NativeAlgorithms {
   void DiscoverSegments(Collective c);
 
   NativeControl control_ = NativeControl::kNone;
+  bool shadows_at_start_only_ = false;
   bool t_initialized_ = false;
   std::array<int, kNumAlgorithms> value_;
   std::array<uint8_t, kNumAlgorithms> quirk_forms_{};

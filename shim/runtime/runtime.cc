@@ -296,6 +296,9 @@ void Runtime::Start(int thread_level) {
     counted::Reset();
     current_.store(rt, std::memory_order_release);
     rt->PublishModes();
+    if (rt->natives_ != nullptr && rt->natives_->shadows_at_start_only()) {
+      rt->MakeStartShadows(table);
+    }
     if (world_rank == 0) {
       std::string forced = ForcedList(table);
       LogInfo(1,
@@ -324,6 +327,30 @@ void Runtime::Start(int thread_level) {
     // Out of memory while reading a table: run as if there were none.
     ClearModes();
     current_.store(nullptr, std::memory_order_release);
+  }
+}
+
+void Runtime::MakeStartShadows(const Table& table) {
+  CommState* s = StateOf(MPI_COMM_WORLD);
+  if (s == nullptr) return;
+  std::vector<Algorithm> wanted;
+  for (const auto& f : table.forced) {
+    if (f && IsNative(*f)) wanted.push_back(*f);
+  }
+  if (s->section != nullptr) {
+    for (const Rule& r : s->section->rules) {
+      if (IsNative(r.algorithm)) wanted.push_back(r.algorithm);
+    }
+  }
+  // The same table on every rank: the same shadows, made in the same order.
+  for (Algorithm a : wanted) {
+    const int only = InfoOf(a).only_size;
+    if (!natives_->Has(a) || (only != 0 && only != s->env.size) ||
+        s->native_comms.Has(a) || s->native_comms.Full()) {
+      continue;
+    }
+    MPI_Comm shadow = MPI_COMM_NULL;
+    s->native_comms.Get(*natives_, a, MPI_COMM_WORLD, &shadow);
   }
 }
 
@@ -485,11 +512,16 @@ void Runtime::Record(CommState& s, Collective c, Algorithm a, Outcome outcome) {
     ++s.ineligible[i];
     if (s.env.rank == 0 && VerboseLevel() >= 1 &&
         !noted_ineligible_[i].exchange(true)) {
+      const bool world_only = IsNative(a) && natives_ != nullptr &&
+                              natives_->shadows_at_start_only();
       LogInfo(1,
-              "%s cannot run a %s call on %d processes (datatype, operation, "
-              "size or scratch budget); the library's default ran instead",
-              std::string(InfoOf(a).name).c_str(),
-              std::string(InfoOf(c).name).c_str(), s.env.size);
+              "%s cannot run a %s call on %d processes (%s); the library's default "
+              "ran instead",
+              std::string(InfoOf(a).name).c_str(), std::string(InfoOf(c).name).c_str(),
+              s.env.size,
+              world_only ? "under MPI_THREAD_MULTIPLE only on MPI_COMM_WORLD, or datatype, "
+                           "operation, size"
+                         : "datatype, operation, size or scratch budget");
     }
   }
 }

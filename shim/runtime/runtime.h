@@ -178,6 +178,10 @@ class Runtime {
   // MPI_Finalize is erroneous, so relaxed loads suffice.
   static std::array<std::atomic<uint8_t>, kNumCollectives> modes_;
   void PublishModes() const;
+  // Under MPI_THREAD_MULTIPLE (Open MPI): MPI_COMM_WORLD's shadows for the
+  // native algorithms its section and the forced choices name, made inside
+  // MPI_Init where no other thread can call MPI (native.h). Collective.
+  void MakeStartShadows(const Table& table);
   static void ClearModes();
   // Bumped whenever a CommState is freed (and at start and stop):
   // thread-local remembered states older than it are not trusted.

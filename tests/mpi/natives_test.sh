@@ -23,12 +23,19 @@
 #  5. what fails is in the quirks table (common/quirks.h, `colltune quirks`)
 #     and is refused for that form, by COLLTUNE_FORCE in one line and by a
 #     table, with the default running those calls;
-#  6. a write that fails on one rank only leaves every rank on the default.
+#  6. a write that fails on one rank only leaves every rank on the default;
+#  7. under MPI_THREAD_MULTIPLE, with collectives on two communicators from
+#     two threads at once and communicators made meanwhile: Open MPI runs the
+#     table's native algorithm on MPI_COMM_WORLD (its shadows made inside
+#     MPI_Init) and the default elsewhere, in C and in an mpi4py job; MPICH
+#     runs none (its control is read at every call, process-wide); the
+#     library's thread level stays what it granted.
 #
 # Args: bench-openmpi bench-mpich differential-openmpi differential-mpich
 #       native_trace-openmpi native_trace-mpich cvar_value-openmpi
 #       cvar_value-mpich libcolltune.so libcolltune-mpich.so colltune-cli
 #       alltoallw_inplace-mpich cvar_write_fails-openmpi.so cvar_write_fails-mpich.so
+#       mt_natives-openmpi mt_natives-mpich
 source tests/lib/testlib.sh
 BENCH_OMPI=$(abspath "$1")
 BENCH_MPICH=$(abspath "$2")
@@ -44,6 +51,8 @@ COLLTUNE_CLI=$(abspath "${11}")
 QUIRK_MPICH=$(abspath "${12}")
 FAIL_OMPI=$(abspath "${13}")
 FAIL_MPICH=$(abspath "${14}")
+MT_OMPI=$(abspath "${15}")
+MT_MPICH=$(abspath "${16}")
 CASES=${CASES:-24}
 
 # --- 1. Discovery ------------------------------------------------------------
@@ -395,5 +404,86 @@ if [ -n "$out" ] && [ "$out" = "$want" ] && ! grep -Eq "native algorithms: .*nat
 else
   fail "MPICH, cvar_write failing on rank 1: every rank runs the default" \
     "want:"$'\n'"$want"$'\n'"got:"$'\n'"$out"$'\n'"$err"
+fi
+# --- 7. Threads --------------------------------------------------------------
+# tests/mpi/mt_natives.c: per rank, the allreduce fingerprint of the thread on
+# MPI_COMM_WORLD ("world") and of the thread on a duplicate ("dup"), which
+# also makes and frees communicators while the other runs.
+cat >"$T_TMP/mt.table" <<'EOF'
+colltune-table 1
+library Open MPI
+section 4
+allreduce 0 inf native:recursive_doubling
+EOF
+mt_o() { run_openmpi -np 4 "$@" 2>"$T_TMP/mt.err" | sort; }
+mt_default=$(mt_o "$MT_OMPI" 20)
+mt_rd=$(mt_o --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 3 "$MT_OMPI" 20)
+mt_shim=$(mt_o "${SHIM_O[@]}" -x COLLTUNE_TABLE="$T_TMP/mt.table" "$MT_OMPI" 20)
+mt_err=$(cat "$T_TMP/mt.err")
+check "threads: recursive doubling's fingerprint differs from the default's" \
+  test "$(grep '^world' <<<"$mt_rd")" != "$(grep '^world' <<<"$mt_default")"
+if [ -n "$mt_shim" ] && ! grep -q WRONG <<<"$mt_shim" &&
+   [ "$(grep '^world' <<<"$mt_shim")" = "$(grep '^world' <<<"$mt_rd")" ] &&
+   [ "$(grep '^dup' <<<"$mt_shim")" = "$(grep '^dup' <<<"$mt_default")" ] &&
+   grep -q "native algorithms: native:recursive_doubling=20" <<<"$mt_err"; then
+  pass "Open MPI, MPI_THREAD_MULTIPLE: the table's native algorithm runs on MPI_COMM_WORLD, the default on the other thread's communicator"
+else
+  fail "Open MPI, MPI_THREAD_MULTIPLE: the table's native algorithm runs on MPI_COMM_WORLD, the default on the other thread's communicator" \
+    "default:"$'\n'"$mt_default"$'\n'"forced by Open MPI:"$'\n'"$mt_rd"$'\n'"shim:"$'\n'"$mt_shim"$'\n'"$mt_err"
+fi
+
+# mpi4py initializes at MPI_THREAD_MULTIPLE by default: a Python job gets
+# the native algorithm on MPI_COMM_WORLD too (a Python reduction operation
+# records the lengths), and keeps the thread level it was granted.
+cat >"$T_TMP/mt_job.py" <<'EOF'
+import array
+from mpi4py import MPI
+lengths = []
+def record(inbuf, inoutbuf, datatype):
+    a = memoryview(inbuf).cast('B').cast('d')
+    b = memoryview(inoutbuf).cast('B').cast('d')
+    for i in range(len(a)):
+        b[i] += a[i]
+    lengths.append(len(a))
+op = MPI.Op.Create(record, commute=True)
+comm = MPI.COMM_WORLD
+rank, size = comm.Get_rank(), comm.Get_size()
+n = 1024
+send = array.array('d', [rank + 1 + i for i in range(n)])
+recv = array.array('d', [0.0] * n)
+comm.Allreduce([send, MPI.DOUBLE], [recv, MPI.DOUBLE], op=op)
+ok = all(recv[i] == size * (size + 1) / 2 + size * i for i in range(n))
+print("python rank %d: thread=%d lengths=%s%s" % (rank, MPI.Query_thread(),
+      ",".join(map(str, sorted(lengths))), "" if ok else " WRONG"))
+EOF
+py_default=$(mt_o /usr/bin/python3 "$T_TMP/mt_job.py")
+py_rd=$(mt_o --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 3 \
+        /usr/bin/python3 "$T_TMP/mt_job.py")
+py_shim=$(mt_o "${SHIM_O[@]}" -x COLLTUNE_TABLE="$T_TMP/mt.table" /usr/bin/python3 "$T_TMP/mt_job.py")
+if [ -n "$py_shim" ] && [ "$py_shim" = "$py_rd" ] && [ "$py_rd" != "$py_default" ] &&
+   [ "$(grep -c 'thread=3 ' <<<"$py_shim")" = 4 ]; then
+  pass "Open MPI, an mpi4py job (MPI_THREAD_MULTIPLE): the table's native algorithm runs, the thread level stays"
+else
+  fail "Open MPI, an mpi4py job (MPI_THREAD_MULTIPLE): the table's native algorithm runs, the thread level stays" \
+    "default:"$'\n'"$py_default"$'\n'"forced by Open MPI:"$'\n'"$py_rd"$'\n'"shim:"$'\n'"$py_shim"$'\n'"$(cat "$T_TMP/mt.err")"
+fi
+
+# MPICH: no native algorithm under MPI_THREAD_MULTIPLE, said why; results right.
+cat >"$T_TMP/mt_mpich.table" <<'EOF'
+colltune-table 1
+library MPICH
+section 2
+allreduce 0 inf native:recursive_doubling
+EOF
+mt_m=$(run_mpich -np 2 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_VERBOSE 2 \
+       -genv COLLTUNE_TABLE "$T_TMP/mt_mpich.table" "$MT_MPICH" 20 2>"$T_TMP/mt.err" | sort)
+mt_err=$(cat "$T_TMP/mt.err")
+if [ "$(grep -c '^world\|^dup' <<<"$mt_m")" = 4 ] && ! grep -q WRONG <<<"$mt_m" &&
+   grep -q "not under MPI_THREAD_MULTIPLE (MPICH reads its control at every call" <<<"$mt_err" &&
+   grep -q "native algorithms: none" <<<"$mt_err"; then
+  pass "MPICH, MPI_THREAD_MULTIPLE: no native algorithm runs, the shim says why, results are right"
+else
+  fail "MPICH, MPI_THREAD_MULTIPLE: no native algorithm runs, the shim says why, results are right" \
+    "$mt_m"$'\n'"$mt_err"
 fi
 finish
