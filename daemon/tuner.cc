@@ -476,96 +476,160 @@ absl::StatusOr<v1::ReportJobResponse> Tuner::ReportJob(
     if (metrics_ != nullptr) metrics_->ReportRejected(why);
     return s;
   }
-  const db::ProfileKey key = KeyOf(r.context());
-  v1::ReportJobResponse response;
-  std::lock_guard<std::mutex> lock(mu_);
-  absl::Status s = Write([&]() -> absl::Status {
-    absl::StatusOr<int64_t> own = store_->UpsertProfile(key);
-    if (!own.ok()) return own.status();
-    db::JobReportInput report;
-    report.profile_id = *own;
-    report.job_id = r.job_id();
-    report.run_id = r.run_id();
-    report.table_version = r.table_version();
-    report.source = r.source().empty() ? "online" : r.source();
-    report.final = r.final();
-    report.ranks = std::max(1, r.ranks());
-    report.uid = from.uid;
-    report.gid = from.uid >= 0 ? from.gid : -1;
-    report.slurm_job_id = SlurmJobId(r.job_id());
-    std::set<int64_t> targets;
-    for (const v1::JobTiming& t : r.timings()) {
-      db::JobTimingInput in;
-      in.collective = *ParseCollective(t.collective());
-      in.algorithm = *ParseAlgorithm(t.algorithm(), in.collective);
-      in.min_bytes = t.min_bytes();
-      in.max_bytes = t.max_bytes();
-      in.calls = t.calls();
-      in.timed_calls = t.timed_calls();
-      in.total_seconds = t.total_seconds();
-      in.comm_size = t.comm_size();
-      in.explored_calls = t.explored_calls();
-      in.first_bin = t.first_bin();
-      in.bins.assign(t.bins().begin(), t.bins().end());
-      in.median_seconds =
-          histogram::Quantile(in.bins.data(), static_cast<int>(in.bins.size()),
-                              in.first_bin, 0.5) * 1e-9;
-      // The evidence belongs to the profile of exactly these communicators:
-      // the section's profile if it has their size (same cluster and
-      // library), else the job's own profile if they span the job.
-      if (t.profile_id() > 0) {
-        absl::StatusOr<std::optional<db::Profile>> p = store_->GetProfile(t.profile_id());
-        if (!p.ok()) return p.status();
-        if (p->has_value() && (*p)->key.comm_size == t.comm_size() &&
-            (*p)->key.cluster == key.cluster && (*p)->key.library == key.library &&
-            (*p)->key.library_version == key.library_version) {
-          in.profile_id = (*p)->id;
-        }
-      }
-      if (in.profile_id == 0 && t.comm_size() == key.comm_size) in.profile_id = *own;
-      if (in.profile_id > 0) {
-        targets.insert(in.profile_id);
-        response.set_timings_stored(response.timings_stored() + 1);
-      } else {
-        response.set_timings_unattributed(response.timings_unattributed() + 1);
-      }
-      report.timings.push_back(std::move(in));
-    }
-    for (const v1::CountedCalls& c : r.counted()) {
-      db::CountedCallsRow row;
-      row.kind = c.kind();
-      row.collective = c.collective();
-      row.min_bytes = c.min_bytes();
-      row.max_bytes = c.max_bytes();
-      row.calls = c.calls();
-      report.counted.push_back(std::move(row));
-    }
-    absl::StatusOr<std::pair<int64_t, bool>> stored = store_->PutJobReport(report);
-    if (!stored.ok()) return stored.status();
-    response.set_report_id(stored->first);
-    response.set_replaced(stored->second);
-    for (int64_t target : targets) {
-      absl::StatusOr<std::pair<int64_t, bool>> tuned =
-          Retune(target, "online: job '" + r.job_id() + "'");
-      if (!tuned.ok()) return tuned.status();
-      if (tuned->second) response.add_retuned_profiles(target);
-    }
-    return absl::OkStatus();
-  });
-  if (!s.ok()) {
-    if (metrics_ != nullptr) metrics_->ReportRejected(ReportRejection::kStoreError);
-    return s;
+  // Group commit (LevelDB's writers): reports queue up; the one at the front
+  // stores every report queued behind it in one transaction, then retunes
+  // each profile they name once, and hands each sender its answer.
+  PendingReport me;
+  me.request = &r;
+  me.from = &from;
+  std::unique_lock<std::mutex> queue_lock(queue_mu_);
+  reports_.push_back(&me);
+  while (!me.done && &me != reports_.front()) me.cv.wait(queue_lock);
+  if (me.done) return std::move(me.result);
+  std::vector<PendingReport*> batch;
+  for (PendingReport* p : reports_) {
+    if (batch.size() == kMaxReportsPerCommit) break;
+    batch.push_back(p);
   }
-  if (metrics_ != nullptr) {
+  queue_lock.unlock();
+  StoreReports(batch);
+  queue_lock.lock();
+  for (size_t i = 0; i < batch.size(); ++i) {
+    PendingReport* p = reports_.front();
+    reports_.pop_front();
+    if (p != &me) {
+      p->done = true;
+      p->cv.notify_one();
+    }
+  }
+  if (!reports_.empty()) reports_.front()->cv.notify_one();
+  return std::move(me.result);
+}
+
+void Tuner::StoreReports(const std::vector<PendingReport*>& batch) {
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::Status s = CommitReports(batch);
+  if (!s.ok() && batch.size() > 1) {
+    // One report's failure must not fail the others': each alone.
+    for (PendingReport* p : batch) {
+      p->result = v1::ReportJobResponse();
+      absl::Status alone = CommitReports({p});
+      if (!alone.ok()) p->result = alone;
+    }
+  } else if (!s.ok()) {
+    batch[0]->result = s;
+  }
+  for (PendingReport* p : batch) {
+    if (metrics_ == nullptr) continue;
+    if (!p->result.ok()) {
+      metrics_->ReportRejected(ReportRejection::kStoreError);
+      continue;
+    }
     int64_t timed = 0, explored = 0;
-    for (const v1::JobTiming& t : r.timings()) {
+    for (const v1::JobTiming& t : p->request->timings()) {
       timed += t.timed_calls();
       explored += t.explored_calls();
     }
-    metrics_->ReportIngested(r.source(), response.timings_stored(),
-                             response.timings_unattributed(), timed, explored);
+    metrics_->ReportIngested(p->request->source(), p->result->timings_stored(),
+                             p->result->timings_unattributed(), timed, explored);
   }
-  return response;
+}
+
+absl::Status Tuner::CommitReports(const std::vector<PendingReport*>& batch) {
+  return Write([&]() -> absl::Status {
+    // profile -> the reports whose evidence it takes, in order
+    std::map<int64_t, std::vector<PendingReport*>> by_profile;
+    for (PendingReport* p : batch) {
+      p->result = v1::ReportJobResponse();
+      std::set<int64_t> targets;
+      if (absl::Status e = StoreReport(*p->request, *p->from, &*p->result, &targets);
+          !e.ok()) {
+        return e;
+      }
+      for (int64_t t : targets) by_profile[t].push_back(p);
+    }
+    for (const auto& [profile, reports] : by_profile) {
+      std::string reason = "online: job '" + reports.front()->request->job_id() + "'";
+      if (reports.size() > 1) {
+        reason += " and " + std::to_string(reports.size() - 1) + " more";
+      }
+      absl::StatusOr<std::pair<int64_t, bool>> tuned = Retune(profile, reason);
+      if (!tuned.ok()) return tuned.status();
+      if (!tuned->second) continue;
+      for (PendingReport* p : reports) p->result->add_retuned_profiles(profile);
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status Tuner::StoreReport(const v1::ReportJobRequest& r, const Uploader& from,
+                                v1::ReportJobResponse* response,
+                                std::set<int64_t>* targets) {
+  const db::ProfileKey key = KeyOf(r.context());
+  absl::StatusOr<int64_t> own = store_->UpsertProfile(key);
+  if (!own.ok()) return own.status();
+  db::JobReportInput report;
+  report.profile_id = *own;
+  report.job_id = r.job_id();
+  report.run_id = r.run_id();
+  report.table_version = r.table_version();
+  report.source = r.source().empty() ? "online" : r.source();
+  report.final = r.final();
+  report.ranks = std::max(1, r.ranks());
+  report.uid = from.uid;
+  report.gid = from.uid >= 0 ? from.gid : -1;
+  report.slurm_job_id = SlurmJobId(r.job_id());
+  for (const v1::JobTiming& t : r.timings()) {
+    db::JobTimingInput in;
+    in.collective = *ParseCollective(t.collective());
+    in.algorithm = *ParseAlgorithm(t.algorithm(), in.collective);
+    in.min_bytes = t.min_bytes();
+    in.max_bytes = t.max_bytes();
+    in.calls = t.calls();
+    in.timed_calls = t.timed_calls();
+    in.total_seconds = t.total_seconds();
+    in.comm_size = t.comm_size();
+    in.explored_calls = t.explored_calls();
+    in.first_bin = t.first_bin();
+    in.bins.assign(t.bins().begin(), t.bins().end());
+    in.median_seconds =
+        histogram::Quantile(in.bins.data(), static_cast<int>(in.bins.size()),
+                            in.first_bin, 0.5) * 1e-9;
+    // The evidence belongs to the profile of exactly these communicators:
+    // the section's profile if it has their size (same cluster and
+    // library), else the job's own profile if they span the job.
+    if (t.profile_id() > 0) {
+      absl::StatusOr<std::optional<db::Profile>> p = store_->GetProfile(t.profile_id());
+      if (!p.ok()) return p.status();
+      if (p->has_value() && (*p)->key.comm_size == t.comm_size() &&
+          (*p)->key.cluster == key.cluster && (*p)->key.library == key.library &&
+          (*p)->key.library_version == key.library_version) {
+        in.profile_id = (*p)->id;
+      }
+    }
+    if (in.profile_id == 0 && t.comm_size() == key.comm_size) in.profile_id = *own;
+    if (in.profile_id > 0) {
+      targets->insert(in.profile_id);
+      response->set_timings_stored(response->timings_stored() + 1);
+    } else {
+      response->set_timings_unattributed(response->timings_unattributed() + 1);
+    }
+    report.timings.push_back(std::move(in));
+  }
+  for (const v1::CountedCalls& c : r.counted()) {
+    db::CountedCallsRow row;
+    row.kind = c.kind();
+    row.collective = c.collective();
+    row.min_bytes = c.min_bytes();
+    row.max_bytes = c.max_bytes();
+    row.calls = c.calls();
+    report.counted.push_back(std::move(row));
+  }
+  absl::StatusOr<std::pair<int64_t, bool>> stored = store_->PutJobReport(report);
+  if (!stored.ok()) return stored.status();
+  response->set_report_id(stored->first);
+  response->set_replaced(stored->second);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {

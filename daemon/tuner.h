@@ -7,11 +7,15 @@
 #define COLLTUNE_DAEMON_TUNER_H_
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "daemon/engine.h"
@@ -49,6 +53,8 @@ class Tuner {
   // must outlive the Tuner.
   Tuner(db::Store* store, TunerOptions options, Metrics* metrics = nullptr)
       : store_(store), options_(std::move(options)), metrics_(metrics) {}
+  Tuner(const Tuner&) = delete;
+  Tuner& operator=(const Tuner&) = delete;
 
   absl::StatusOr<v1::GetTableResponse> GetTable(const v1::GetTableRequest& r);
   // `from`: the sender (uid -1: unknown), recorded with the launch.
@@ -114,7 +120,31 @@ class Tuner {
 
   absl::StatusOr<v1::GetTableResponse> ComputeTable(const v1::GetTableRequest& r);
 
+  // A job report waiting for its turn in ReportJob's group commit.
+  struct PendingReport {
+    const v1::ReportJobRequest* request = nullptr;
+    const Uploader* from = nullptr;
+    absl::StatusOr<v1::ReportJobResponse> result{absl::UnknownError("not stored")};
+    bool done = false;  // stored or refused by another sender's commit
+    std::condition_variable cv;
+  };
+  // At most this many reports in one transaction.
+  static constexpr size_t kMaxReportsPerCommit = 64;
+  // Stores `batch` in one transaction (each alone if that fails), sets each
+  // one's result and counts it in the metrics. Takes mu_.
+  void StoreReports(const std::vector<PendingReport*>& batch);
+  // One transaction: every report of `batch`, then one retune per profile.
+  absl::Status CommitReports(const std::vector<PendingReport*>& batch);
+  // Stores one report (inside a transaction); `targets` gets the profiles
+  // its evidence belongs to.
+  absl::Status StoreReport(const v1::ReportJobRequest& r, const Uploader& from,
+                           v1::ReportJobResponse* response, std::set<int64_t>* targets);
+
   std::mutex mu_;
+  // ReportJob's queue of senders (queue_mu_ guards it and reports' `done`;
+  // never held with mu_).
+  std::mutex queue_mu_;
+  std::deque<PendingReport*> reports_;
   db::Store* store_;
   const TunerOptions options_;
   Metrics* metrics_;

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <memory>
 #include <set>
+#include <atomic>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -997,6 +999,59 @@ TEST_F(DaemonTest, AJobsFetchCarriesTheDecisionsOfTheFullTableAtEveryStep) {
                             r.algorithm() == "default");
   }
   EXPECT_TRUE(reverted) << "the jobs' revert reached the cached answer";
+}
+
+TEST_F(DaemonTest, ConcurrentReportsAreEachStoredAndAnswered) {
+  // Senders at once share transactions (ReportJob's group commit): each
+  // still gets its own answer, every report is stored once, and the
+  // evidence of all of them decides, as if they had come one by one.
+  UploadLaunches(4, 5);
+  constexpr int kSenders = 8, kEach = 20;
+  std::vector<std::vector<v1::ReportJobResponse>> answers(kSenders);
+  std::atomic<int> failed{0};
+  std::vector<std::thread> senders;
+  for (int t = 0; t < kSenders; ++t) {
+    senders.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        const int job = t * kEach + i;
+        grpc::Status s;
+        answers[t].push_back(Report(
+            "job-" + std::to_string(job),
+            {Timing("allreduce", "allreduce_as_reduce_bcast", 70000, 4, Around(100e-6, 60, job)),
+             Timing("allreduce", "default", 70000, 4, Around(50e-6, 6, job), 6)},
+            &s, "run-1", 1000 + job));
+        if (!s.ok()) failed.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& t : senders) t.join();
+  EXPECT_EQ(failed.load(), 0);
+  std::set<int64_t> ids;
+  for (const auto& of_sender : answers) {
+    for (const v1::ReportJobResponse& a : of_sender) {
+      EXPECT_GT(a.report_id(), 0);
+      EXPECT_EQ(a.timings_stored(), 2);
+      EXPECT_FALSE(a.replaced());
+      ids.insert(a.report_id());
+    }
+  }
+  EXPECT_EQ(ids.size(), static_cast<size_t>(kSenders * kEach)) << "one report, one id";
+  v1::ListProfilesResponse list;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
+  }
+  ASSERT_EQ(list.profiles_size(), 1);
+  EXPECT_EQ(list.profiles(0).job_reports(), kSenders * kEach);
+  std::string at_70000 = "none";
+  const v1::GetTableResponse table = Table(4);
+  for (const v1::Rule& r : table.table().sections(0).rules()) {
+    if (r.collective() == "allreduce" && r.min_bytes() <= 70000 &&
+        (r.max_bytes() < 0 || 70000 <= r.max_bytes())) {
+      at_70000 = r.algorithm() + " " + r.source();
+    }
+  }
+  EXPECT_EQ(at_70000, "default online") << "the jobs' evidence took the bucket back";
 }
 
 TEST_F(DaemonTest, OnlineEvidenceGoesToTheProfileOfItsCommunicators) {
