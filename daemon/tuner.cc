@@ -129,23 +129,14 @@ void ToProto(const db::PinRow& p, int64_t profile_id, v1::Pin* out) {
   out->set_created_at(p.created_at);
 }
 
-// Whether storing `fresh` over `stored` (the same rules) would change what
-// is served; regimes compare as stored (formatted).
-bool SameEvidence(const std::vector<db::StoredRule>& stored,
-                  const std::vector<db::StoredRule>& fresh) {
-  if (stored.size() != fresh.size()) return false;
-  for (size_t i = 0; i < stored.size(); ++i) {
-    const db::StoredRule& a = stored[i];
-    const db::StoredRule& b = fresh[i];
-    if (a.rule.speedup != b.rule.speedup || a.p_value != b.p_value ||
-        a.launches_default != b.launches_default ||
-        a.launches_algorithm != b.launches_algorithm || a.campaigns != b.campaigns ||
-        a.pinned != b.pinned || a.source != b.source ||
-        FormatRegimeEvidence(a.regimes) != FormatRegimeEvidence(b.regimes)) {
-      return false;
-    }
-  }
-  return true;
+// Whether storing `b` over `a` (the same rule) would change what is served;
+// regimes compare as stored (formatted).
+bool SameEvidence(const db::StoredRule& a, const db::StoredRule& b) {
+  return a.rule.speedup == b.rule.speedup && a.p_value == b.p_value &&
+         a.launches_default == b.launches_default &&
+         a.launches_algorithm == b.launches_algorithm && a.campaigns == b.campaigns &&
+         a.pinned == b.pinned && a.source == b.source &&
+         FormatRegimeEvidence(a.regimes) == FormatRegimeEvidence(b.regimes);
 }
 
 }  // namespace
@@ -334,10 +325,18 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
   if (current.has_value() && SameDecisions(before, after)) {
     // Same decisions, newer evidence: the current version shows what is
     // known now; versions mark changes of decisions only.
-    if (SameEvidence(current->rules, rules)) return std::make_pair(current->version, false);
+    // Only the rules whose evidence moved are written: a job report
+    // usually moves one range's, if any.
+    std::vector<db::StoredRule> moved;
+    for (size_t i = 0; i < rules.size(); ++i) {
+      if (i >= current->rules.size() || !SameEvidence(current->rules[i], rules[i])) {
+        moved.push_back(rules[i]);
+      }
+    }
+    if (moved.empty()) return std::make_pair(current->version, false);
     evidence_generation_.fetch_add(1, std::memory_order_acq_rel);
     const int64_t version = current->version;
-    if (absl::Status e = store_->RefreshEvidence(profile_id, version, rules); !e.ok()) {
+    if (absl::Status e = store_->RefreshEvidence(profile_id, version, moved); !e.ok()) {
       return e;
     }
     if (auto c = current_tables_.find(profile_id);

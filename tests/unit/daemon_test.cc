@@ -925,6 +925,19 @@ TEST_F(DaemonTest, OnlineEvidenceRepairsABucketAfterEnoughJobs) {
            nullptr, "run-1", 1000 + i);
   }
   EXPECT_EQ(algorithm_at(70000), "default (online)");
+  // Same decision, newer evidence: the range's evidence counts every job
+  // (refreshed in place, only the ranges whose evidence moved).
+  const v1::GetTableResponse later = Table(4);
+  int online_ranges = 0;
+  for (const v1::Rule& r : later.table().sections(0).rules()) {
+    if (r.source() != "online") continue;
+    ++online_ranges;
+    EXPECT_EQ(r.launches_default(), 9);
+    EXPECT_EQ(r.launches_algorithm(), 9);
+  }
+  EXPECT_EQ(online_ranges, 1);
+  EXPECT_EQ(later.table().sections(0).version(), t.table().sections(0).version())
+      << "evidence alone makes no version";
 
   // The profile shows the online evidence.
   v1::GetProfileRequest pr;
