@@ -35,12 +35,12 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& address);
 // message in *warnings, so those ranges run default; anything structurally
 // wrong (bad ranges, overlaps, duplicate sections, unknown collectives)
 // rejects the whole table.
+absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
+                                     std::vector<std::string>* warnings);
+
 // A spooled job report as the ReportJob request `colltune flush` sends
 // (wire::EncodeReportJobRequest makes the same bytes without protobuf).
 v1::ReportJobRequest ReportToProto(const Report& report);
-
-absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
-                                     std::vector<std::string>* warnings);
 
 }  // namespace colltune::client
 

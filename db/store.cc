@@ -292,8 +292,6 @@ absl::Status Store::InTransaction(const std::function<absl::Status()>& body) {
   in_transaction_ = true;
   absl::Status s = body();
   in_transaction_ = false;
-  // Bumped on rollback too: the body's reads-after-writes may have been seen.
-  write_generation_.fetch_add(1, std::memory_order_acq_rel);
   if (!s.ok()) return s;  // ~Transaction rolls back
   return tx->Commit();
 }

@@ -9,7 +9,6 @@
 #ifndef COLLTUNE_DB_STORE_H_
 #define COLLTUNE_DB_STORE_H_
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -238,14 +237,6 @@ class Store {
   // rolled back on any error.
   absl::Status InTransaction(const std::function<absl::Status()>& body);
 
-  // Grows whenever a transaction ends (committed or rolled back): every
-  // write happens in one, so equal values mean the same stored data. Lets a
-  // caller keep an answer computed from the store until the data changes.
-  // Safe to read from any thread, unlike everything else here.
-  uint64_t write_generation() const {
-    return write_generation_.load(std::memory_order_acquire);
-  }
-
   // Writes (inside InTransaction only).
   absl::StatusOr<int64_t> UpsertProfile(const ProfileKey& key);
   absl::StatusOr<int64_t> UpsertCampaign(int64_t profile_id,
@@ -333,7 +324,6 @@ class Store {
   std::unique_ptr<Database> db_;
   int schema_version_ = 0;
   bool in_transaction_ = false;
-  std::atomic<uint64_t> write_generation_{0};
   bool read_only_ = false;
   std::string path_;
 };

@@ -18,14 +18,8 @@ NP=2
 LAUNCHES=20
 LIBRARIES=openmpi,mpich
 usage() { echo "usage: scripts/finalize_overhead.sh [--np N] [--launches N] [--libraries openmpi,mpich]" >&2; exit 2; }
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --np) NP=$2; shift 2 ;;
-    --launches) LAUNCHES=$2; shift 2 ;;
-    --libraries) LIBRARIES=$2; shift 2 ;;
-    *) usage ;;
-  esac
-done
+source scripts/lib/launch.sh
+overhead_options "$@"
 scripts/install-deps.sh
 bazel build -c opt //bench:colltune-finalize-time //bench:colltune-finalize-time-mpich \
   //shim:libcolltune.so //shim:libcolltune-mpich.so //cli:colltune //daemon:colltuned \
@@ -36,8 +30,6 @@ COLLTUNED=$BIN/daemon/colltuned
 source scripts/lib/daemon.sh finalize-overhead
 export COLLTUNE_CACHE_DIR="$WORK/cache"
 unset COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE COLLTUNE_REPORT
-
-source scripts/lib/launch.sh
 
 run() {  # LIBRARY MODE -> prints finalize_ms
   local lib=$1 mode=$2 prog shim env=()
@@ -55,38 +47,12 @@ run() {  # LIBRARY MODE -> prints finalize_ms
   launch "$lib" "$NP" "$prog" ${env[@]+"${env[@]}"} | awk '/^finalize_ms/ {print $2}'
 }
 
-summary() {  # FILE...: one line per mode
-  python3 - "$@" <<'PY'
-import statistics, sys
-rows = {}
-for path in sys.argv[1:]:
-    mode = path.rsplit(".", 1)[1]
-    rows[mode] = sorted(float(x) for x in open(path) if x.strip())
-med = {m: statistics.median(v) for m, v in rows.items() if v}
-for mode, v in rows.items():
-    if not v:
-        print(f"  {mode:8s} no launch succeeded"); continue
-    p90 = v[min(len(v) - 1, int(round(0.9 * (len(v) - 1))))]
-    added = ""
-    if mode != "native" and "native" in med:
-        added += f"  added over native {med[mode] - med['native']:+7.2f} ms"
-    if mode in ("report", "down") and "quiet" in med:
-        added += f", over quiet {med[mode] - med['quiet']:+7.2f} ms"
-    print(f"  {mode:8s} median {med[mode]:8.2f} ms  p90 {p90:8.2f} ms  n {len(v):3d}{added}")
-PY
-}
-
 IFS=, read -r -a libs <<<"$LIBRARIES"
 for lib in "${libs[@]}"; do
   modes=(native quiet report down)
-  for m in "${modes[@]}"; do : >"$WORK/$lib.$m"; done
-  for _ in $(seq "$LAUNCHES"); do
-    for m in $(printf '%s\n' "${modes[@]}" | shuf); do
-      run "$lib" "$m" >>"$WORK/$lib.$m" || true
-    done
-  done
+  interleave "$lib" "${modes[@]}"
   echo "MPI_Finalize, $lib, np $NP, $LAUNCHES launches per mode (rank 0's time):"
-  summary $(for m in "${modes[@]}"; do echo "$WORK/$lib.$m"; done)
+  summary --over quiet:report,down $(for m in "${modes[@]}"; do echo "$WORK/$lib.$m"; done)
 done
 sent=$("$COLLTUNE" --server "$SERVER" jobs --profile 1 2>/dev/null | head -1 || true)
 echo "reports the daemon stored: $sent"

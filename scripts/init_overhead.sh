@@ -19,14 +19,8 @@ NP=2
 LAUNCHES=30
 LIBRARIES=openmpi,mpich
 usage() { echo "usage: scripts/init_overhead.sh [--np N] [--launches N] [--libraries openmpi,mpich]" >&2; exit 2; }
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --np) NP=$2; shift 2 ;;
-    --launches) LAUNCHES=$2; shift 2 ;;
-    --libraries) LIBRARIES=$2; shift 2 ;;
-    *) usage ;;
-  esac
-done
+source scripts/lib/launch.sh
+overhead_options "$@"
 scripts/install-deps.sh
 bazel build -c opt //bench:colltune-init-time //bench:colltune-init-time-mpich \
   //shim:libcolltune.so //shim:libcolltune-mpich.so //cli:colltune //daemon:colltuned \
@@ -45,8 +39,6 @@ trap 'kill $DAEMON $TCP_DAEMON 2>/dev/null; wait $DAEMON $TCP_DAEMON 2>/dev/null
 export COLLTUNE_CACHE_DIR="$WORK/cache" COLLTUNE_REPORT=0
 unset COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE
 
-source scripts/lib/launch.sh
-
 run() {  # LIBRARY MODE -> prints init_ms
   local lib=$1 mode=$2 prog shim env=()
   if [ "$lib" = openmpi ]; then
@@ -63,33 +55,10 @@ run() {  # LIBRARY MODE -> prints init_ms
   launch "$lib" "$NP" "$prog" ${env[@]+"${env[@]}"} | awk '/^init_ms/ {print $2}'
 }
 
-summary() {  # FILE...: one line per mode
-  python3 - "$@" <<'PY'
-import statistics, sys
-rows = {}
-for path in sys.argv[1:]:
-    mode = path.rsplit(".", 1)[1]
-    rows[mode] = sorted(float(x) for x in open(path) if x.strip())
-base = statistics.median(rows["native"]) if rows.get("native") else None
-for mode, v in rows.items():
-    if not v:
-        print(f"  {mode:12s} no launch succeeded"); continue
-    med = statistics.median(v)
-    p90 = v[min(len(v) - 1, int(round(0.9 * (len(v) - 1))))]
-    added = f"  added {med - base:+7.2f} ms" if base is not None and mode != "native" else ""
-    print(f"  {mode:12s} median {med:8.2f} ms  p90 {p90:8.2f} ms  n {len(v):3d}{added}")
-PY
-}
-
 IFS=, read -r -a libs <<<"$LIBRARIES"
 for lib in "${libs[@]}"; do
   modes=(native shim daemon agent)
-  for m in "${modes[@]}"; do : >"$WORK/$lib.$m"; done
-  for _ in $(seq "$LAUNCHES"); do
-    for m in $(printf '%s\n' "${modes[@]}" | shuf); do
-      run "$lib" "$m" >>"$WORK/$lib.$m" || true
-    done
-  done
+  interleave "$lib" "${modes[@]}"
   echo "MPI_Init, $lib, np $NP, $LAUNCHES launches per mode (slowest rank's time):"
   summary $(for m in "${modes[@]}"; do echo "$WORK/$lib.$m"; done)
 done

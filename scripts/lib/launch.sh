@@ -1,6 +1,21 @@
-# Shared by the overhead benchmarks: runs an MPI program under either
-# library with environment variables passed to every rank, stdin from
-# /dev/null.
+# Shared by the overhead benchmarks (scripts/init_overhead.sh,
+# scripts/finalize_overhead.sh).
+
+# Parses --np, --launches and --libraries into NP, LAUNCHES and LIBRARIES
+# (the caller sets the defaults); anything else calls the caller's `usage`.
+overhead_options() {
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --np) NP=$2; shift 2 ;;
+      --launches) LAUNCHES=$2; shift 2 ;;
+      --libraries) LIBRARIES=$2; shift 2 ;;
+      *) usage ;;
+    esac
+  done
+}
+
+# Runs an MPI program under either library with environment variables
+# passed to every rank, stdin from /dev/null.
 #   launch openmpi|mpich NP PROGRAM [NAME=VALUE...]
 launch() {
   local lib=$1 np=$2 prog=$3 x=()
@@ -12,4 +27,48 @@ launch() {
     for e in "$@"; do x+=(-genv "${e%%=*}" "${e#*=}"); done
     mpirun.mpich -np "$np" "${x[@]}" "$prog" </dev/null
   fi
+}
+
+# LAUNCHES rounds of the caller's `run LIBRARY MODE`, every mode once a round
+# in random order (a machine drifts between fast and slow spells; interleaving
+# spreads them over the modes), each mode's output appended to $WORK/LIBRARY.MODE.
+#   interleave LIBRARY MODE...
+interleave() {
+  local lib=$1 m
+  shift
+  for m in "$@"; do : >"$WORK/$lib.$m"; done
+  for _ in $(seq "$LAUNCHES"); do
+    for m in $(printf '%s\n' "$@" | shuf); do
+      run "$lib" "$m" >>"$WORK/$lib.$m" || true
+    done
+  done
+}
+
+# One line per FILE (named *.MODE, one figure in ms a line): median, 90th
+# percentile, launches, and the median added over mode `native`'s; with
+# `--over BASE:MODE,MODE...` first, also over BASE's for the modes listed.
+#   summary [--over BASE:MODE,...] FILE...
+summary() {
+  local over=""
+  if [ "$1" = --over ]; then over=$2; shift 2; fi
+  python3 - "$over" "$@" <<'PY'
+import statistics, sys
+over, paths = sys.argv[1], sys.argv[2:]
+base, _, listed = over.partition(":")
+also = set(listed.split(",")) if listed else set()
+rows = {}
+for path in paths:
+    rows[path.rsplit(".", 1)[1]] = sorted(float(x) for x in open(path) if x.strip())
+med = {m: statistics.median(v) for m, v in rows.items() if v}
+for mode, v in rows.items():
+    if not v:
+        print(f"  {mode:12s} no launch succeeded"); continue
+    p90 = v[min(len(v) - 1, int(round(0.9 * (len(v) - 1))))]
+    added = ""
+    if mode != "native" and "native" in med:
+        added += f"  added over native {med[mode] - med['native']:+7.2f} ms"
+    if mode in also and base in med:
+        added += f", over {base} {med[mode] - med[base]:+7.2f} ms"
+    print(f"  {mode:12s} median {med[mode]:8.2f} ms  p90 {p90:8.2f} ms  n {len(v):3d}{added}")
+PY
 }

@@ -342,13 +342,11 @@ void Runtime::MakeStartShadows(const Table& table) {
       if (IsNative(r.algorithm)) wanted.push_back(r.algorithm);
     }
   }
-  // The same table on every rank: the same shadows, made in the same order.
+  // The same table on every rank: the same shadows, made in the same order
+  // (Get returns one made already, and refuses on every rank once full).
   for (Algorithm a : wanted) {
     const int only = InfoOf(a).only_size;
-    if (!natives_->Has(a) || (only != 0 && only != s->env.size) ||
-        s->native_comms.Has(a) || s->native_comms.Full()) {
-      continue;
-    }
+    if (!natives_->Has(a) || (only != 0 && only != s->env.size)) continue;
     MPI_Comm shadow = MPI_COMM_NULL;
     s->native_comms.Get(*natives_, a, MPI_COMM_WORLD, &shadow);
   }

@@ -7,9 +7,10 @@
  * per-rank list of lengths tells which algorithm ran on each communicator
  * (as tests/mpi/native_trace.c does); the sums and a bcast are checked.
  *
- * Prints per rank "world rank R: lengths=..." and "dup rank R: lengths=..."
- * (the last allreduce of each thread), and "WRONG ..." for a wrong result
- * or a thread level that changed after MPI_Init_thread.
+ * Rank 0 prints, for every rank R, "world rank R: lengths=..." and "dup rank
+ * R: lengths=..." (the last allreduce of each thread), and "WRONG" for a
+ * wrong result; each rank prints "WRONG ..." if its thread level changed
+ * after MPI_Init_thread.
  * Usage: mt_natives [iterations] */
 #include <mpi.h>
 #include <pthread.h>
@@ -124,9 +125,20 @@ int main(int argc, char** argv) {
   pthread_create(&b, NULL, run, &dup);
   pthread_join(a, NULL);
   pthread_join(b, NULL);
-  printf("world rank %d: lengths=%s\n", rank, world.fingerprint);
-  printf("dup rank %d: lengths=%s\n", rank, dup.fingerprint);
-  if (world.bad || dup.bad) printf("WRONG rank %d\n", rank);
+  // Rank 0 prints every rank's lines: output that mpirun forwards from
+  // several ranks may interleave mid-line.
+  enum { kOut = 2 * sizeof world.fingerprint + 128 };
+  char out[kOut];
+  snprintf(out, sizeof out, "world rank %d: lengths=%s\ndup rank %d: lengths=%s\n%s", rank,
+           world.fingerprint, rank, dup.fingerprint, world.bad || dup.bad ? "WRONG\n" : "");
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  char* all = rank == 0 ? malloc((size_t)kOut * size) : NULL;
+  MPI_Gather(out, kOut, MPI_CHAR, all, kOut, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    for (int r = 0; r < size; ++r) fputs(all + (size_t)r * kOut, stdout);
+    free(all);
+  }
   MPI_Comm_free(&dup.comm);
   MPI_Finalize();
   return world.bad || dup.bad;

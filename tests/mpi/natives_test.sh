@@ -453,8 +453,12 @@ send = array.array('d', [rank + 1 + i for i in range(n)])
 recv = array.array('d', [0.0] * n)
 comm.Allreduce([send, MPI.DOUBLE], [recv, MPI.DOUBLE], op=op)
 ok = all(recv[i] == size * (size + 1) / 2 + size * i for i in range(n))
-print("python rank %d: thread=%d lengths=%s%s" % (rank, MPI.Query_thread(),
-      ",".join(map(str, sorted(lengths))), "" if ok else " WRONG"))
+line = "python rank %d: thread=%d lengths=%s%s" % (rank, MPI.Query_thread(),
+       ",".join(map(str, sorted(lengths))), "" if ok else " WRONG")
+# One writer: ranks' output forwarded by mpirun may interleave mid-line.
+lines = comm.gather(line, root=0)
+if rank == 0:
+    print("\n".join(lines))
 EOF
 py_default=$(mt_o /usr/bin/python3 "$T_TMP/mt_job.py")
 py_rd=$(mt_o --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 3 \
