@@ -152,11 +152,21 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   double work = medians[0];
   for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
     if (!(o.regime.regimes & Bit(r))) continue;
+    // Default alone is timed only so that the point counts as measured in
+    // every regime (the engine leaves out points that are not): a few
+    // repetitions do.
+    const int reps = chosen.size() > 1 ? plan.RepsIn(r) : o.regime.min_reps;
     RegimeSeries series{r, plan.calls, chosen, {}, {}};
-    series.samples = MeasureRegime(w, chosen, r, plan.RepsIn(r), plan.calls, work,
-                                   seed ^ (0x7e91ull << IndexOf(r)), b.comm, &series.rc);
-    if (r == Regime::kLoop && Median(series.samples[0]) > 0) work = Median(series.samples[0]);
-    out.push_back(std::move(series));
+    series.samples = MeasureRegime(w, chosen, r, reps, plan.calls, work,
+                                   seed ^ (0x7e91ull << IndexOf(r)), !out.empty(), b.comm,
+                                   &series.rc);
+    out.push_back(series);
+    if (r != Regime::kLoop) continue;
+    const double loop_default = Median(series.samples[0]);
+    if (loop_default > 0) work = loop_default;
+    // A candidate that lost the loop cannot win (slower in one regime), so
+    // it is not timed in the next; the medians are the same on every rank.
+    chosen = RegimeSurvivors(o.regime, chosen, series.samples);
   }
   return out;
 }

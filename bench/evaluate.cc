@@ -167,12 +167,14 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
   // Each rank's work before a call under imbalance, as campaigns size it
   // (campaign.cc): up to default's back-to-back time.
   double work = medians[0];
+  bool warm = false;  // the series ran at this point in a regime before
   for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
     if (!(o.regime.regimes & Bit(r))) continue;
     std::vector<int> rc;
     const std::vector<std::vector<double>> samples =
         MeasureRegime(w, series, r, plan.RepsIn(r), plan.calls, work,
-                      seed ^ (0x7e91ull << IndexOf(r)), b.comm, &rc);
+                      seed ^ (0x7e91ull << IndexOf(r)), warm, b.comm, &rc);
+    warm = true;
     if (r == Regime::kLoop && Median(samples[0]) > 0) work = Median(samples[0]);
     if (b.rank != 0) continue;
     PointRecord record;

@@ -46,21 +46,6 @@ Delays DrawDelays(uint64_t seed, int round, int ranks, int rank, int calls,
 
 }  // namespace
 
-RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
-                       double seconds_per_call_of_default) {
-  RegimePlan p;
-  const int least = std::max(1, o.min_calls), most = std::max(least, o.max_calls);
-  const double per_loop = o.loop_us * 1e-6;
-  p.calls = seconds_per_call_of_default > 0
-                ? static_cast<int>(std::clamp<double>(
-                      std::ceil(per_loop / seconds_per_call_of_default), least, most))
-                : least;
-  p.reps = std::clamp((sync_reps_of_default + p.calls - 1) / p.calls, o.min_reps,
-                      std::max(o.min_reps, o.max_reps));
-  p.imbalance_reps = std::max(o.min_reps, (p.reps + 1) / 2);
-  return p;
-}
-
 RegimePlan PlanFromProbe(const RegimeOptions& o, Workload& w, int sync_reps_of_default,
                          double sync_median_of_default, MPI_Comm comm) {
   const int calls = PlanRegimes(o, sync_reps_of_default, sync_median_of_default).calls;
@@ -73,32 +58,12 @@ RegimePlan PlanFromProbe(const RegimeOptions& o, Workload& w, int sync_reps_of_d
   return PlanRegimes(o, sync_reps_of_default, slowest / calls);
 }
 
-std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
-                                     const std::vector<double>& sync_medians) {
-  std::vector<size_t> out;
-  if (sync_medians.empty()) return out;
-  out.push_back(0);
-  std::vector<size_t> rest;
-  for (size_t i = 1; i < sync_medians.size(); ++i) {
-    if (sync_medians[i] > 0 && sync_medians[i] <= o.prune * sync_medians[0]) {
-      rest.push_back(i);
-    }
-  }
-  std::stable_sort(rest.begin(), rest.end(), [&](size_t a, size_t b) {
-    return sync_medians[a] < sync_medians[b];
-  });
-  if (rest.size() > static_cast<size_t>(std::max(0, o.max_candidates))) {
-    rest.resize(static_cast<size_t>(std::max(0, o.max_candidates)));
-  }
-  out.insert(out.end(), rest.begin(), rest.end());
-  return out;
-}
-
 std::vector<std::vector<double>> MeasureRegime(Workload& w,
                                                const std::vector<Algorithm>& algorithms,
                                                Regime regime, int reps, int calls,
                                                double max_delay, uint64_t seed,
-                                               MPI_Comm comm, std::vector<int>* rc) {
+                                               bool warm, MPI_Comm comm,
+                                               std::vector<int>* rc) {
   const size_t k = algorithms.size();
   rc->assign(k, MPI_SUCCESS);
   std::vector<std::vector<double>> out(k);
@@ -115,7 +80,7 @@ std::vector<std::vector<double>> MeasureRegime(Workload& w,
   std::vector<size_t> who;
   who.reserve(local.capacity());
   // One untimed loop of each algorithm first (regimes.h says why).
-  for (size_t a = 0; a < k; ++a) {
+  for (size_t a = 0; a < k && !warm; ++a) {
     DisseminationBarrier(comm);
     for (int j = 0; j < calls; ++j) {
       const int e = w.Run(algorithms[a]);
