@@ -10,47 +10,20 @@
 namespace colltune::shim {
 namespace {
 
-constexpr int kMaxText = 4096;
+// Whether the library lets the control be set at run time (writing back the
+// value it holds changes nothing).
+bool Settable(const Controls& controls, int id) {
+  int current = 0;
+  return controls.Read(id, &current) && controls.Write(id, current);
+}
 
+#if !defined(OPEN_MPI)
 std::string Upper(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   }
   return out;
-}
-
-struct CvarInfo {
-  int index = -1;
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  MPI_T_enum enumtype = MPI_T_ENUM_NULL;
-  std::string description;
-};
-
-std::optional<CvarInfo> FindCvar(const std::string& name) {
-  CvarInfo info;
-  if (PMPI_T_cvar_get_index(name.c_str(), &info.index) != MPI_SUCCESS) return std::nullopt;
-  char cname[256];
-  std::vector<char> desc(kMaxText);
-  int name_len = sizeof cname, desc_len = kMaxText, verbosity = 0, bind = 0, scope = 0;
-  if (PMPI_T_cvar_get_info(info.index, cname, &name_len, &verbosity, &info.type,
-                           &info.enumtype, desc.data(), &desc_len, &bind,
-                           &scope) != MPI_SUCCESS) {
-    return std::nullopt;
-  }
-  info.description.assign(desc.data(), strnlen(desc.data(), kMaxText));
-  return info;
-}
-
-bool ReadInt(MPI_T_cvar_handle h, int* value) {
-  return PMPI_T_cvar_read(h, value) == MPI_SUCCESS;
-}
-
-// Whether the library lets MPI_T set the control (writing back the value it
-// holds changes nothing).
-bool Settable(MPI_T_cvar_handle h) {
-  int current = 0;
-  return ReadInt(h, &current) && PMPI_T_cvar_write(h, &current) == MPI_SUCCESS;
 }
 
 bool IsNameChar(char c) {
@@ -96,6 +69,7 @@ std::optional<std::vector<std::string>> ParseMpichList(
   if (names.empty() || names[0] != "auto") return std::nullopt;
   return names;
 }
+#endif
 
 // The library this shim is built for, as the catalogue's NativeLibrary bit.
 #if defined(OPEN_MPI)
@@ -106,72 +80,44 @@ constexpr uint8_t kLibrary = kMpich;
 
 }  // namespace
 
-NativeAlgorithms::NativeAlgorithms() { value_.fill(-1); }
-
-NativeAlgorithms::~NativeAlgorithms() {
-  for (int c = 0; c < kNumCollectives; ++c) {
-    if (has_handle_[c]) PMPI_T_cvar_handle_free(&handle_[c]);
-    if (has_segment_handle_[c]) PMPI_T_cvar_handle_free(&segment_handle_[c]);
-  }
-  if (t_initialized_) PMPI_T_finalize();
+NativeAlgorithms::NativeAlgorithms() {
+  value_.fill(-1);
+  control_id_.fill(-1);
+  segment_id_.fill(-1);
 }
+
+NativeAlgorithms::~NativeAlgorithms() = default;
 
 std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
     int thread_level, std::vector<std::string>* notes) {
   std::unique_ptr<NativeAlgorithms> n(new NativeAlgorithms);
-  int provided = 0;
-  // The job's own level: Open MPI 4.1's first MPI_T_init_thread sets the
-  // process's MPI thread level to the one asked for (ompi_mpi_thread_level),
-  // so asking for less would turn off its locking under the job's threads.
-  if (PMPI_T_init_thread(thread_level, &provided) != MPI_SUCCESS) {
-    notes->push_back("native algorithms: MPI_T is not available");
-    return n;
-  }
-  n->t_initialized_ = true;
+  n->controls_ = Controls::Open(thread_level, notes);
+  if (!n->controls_) return n;
+  Controls& controls = *n->controls_;
 #if defined(OPEN_MPI)
   const NativeControl control = NativeControl::kPerComm;
   // Forced algorithms count only with dynamic rules on at MPI_Init, and a
   // rules file would override them (so what ran would not be what we chose).
-  if (auto dyn = FindCvar("coll_tuned_use_dynamic_rules")) {
-    MPI_T_cvar_handle h;
-    int count = 0, on = 0;  // a bool: the library fills one byte of it
-    if (PMPI_T_cvar_handle_alloc(dyn->index, nullptr, &h, &count) == MPI_SUCCESS) {
-      ReadInt(h, &on);
-      PMPI_T_cvar_handle_free(&h);
-    }
-    if (!on) {
-      notes->push_back(
-          "native algorithms: Open MPI's coll_tuned_use_dynamic_rules is off "
-          "(set by the user?); none can be forced");
-      return n;
-    }
+  if (controls.ReadBool("coll_tuned_use_dynamic_rules") == false) {
+    notes->push_back(
+        "native algorithms: Open MPI's coll_tuned_use_dynamic_rules is off "
+        "(set by the user?); none can be forced");
+    return n;
   }
-  if (auto file = FindCvar("coll_tuned_dynamic_rules_filename")) {
-    MPI_T_cvar_handle h;
-    int count = 0;
-    std::vector<char> value(kMaxText + 1, 0);
-    if (PMPI_T_cvar_handle_alloc(file->index, nullptr, &h, &count) == MPI_SUCCESS) {
-      if (count <= kMaxText) PMPI_T_cvar_read(h, value.data());
-      PMPI_T_cvar_handle_free(&h);
-    }
-    if (value[0] != '\0') {
-      notes->push_back(std::string("native algorithms: Open MPI reads the rules file ") +
-                       value.data() + ", which overrides forced algorithms; none is forced");
-      return n;
-    }
+  if (auto file = controls.ReadString("coll_tuned_dynamic_rules_filename");
+      file && !file->empty()) {
+    notes->push_back("native algorithms: Open MPI reads the rules file " + *file +
+                     ", which overrides forced algorithms; none is forced");
+    return n;
   }
 #else
   const NativeControl control = NativeControl::kPerCall;
   // A forced algorithm whose restrictions a call does not meet runs MPICH's
   // automatic choice only when the fallback is "silent" (2, the default);
   // "error" would fail the call, "print" would write to the job's output.
-  if (auto fallback = FindCvar("MPIR_CVAR_COLLECTIVE_FALLBACK")) {
-    MPI_T_cvar_handle h;
-    int count = 0, value = -1;
-    if (PMPI_T_cvar_handle_alloc(fallback->index, nullptr, &h, &count) == MPI_SUCCESS) {
-      if (count == 1) ReadInt(h, &value);
-      PMPI_T_cvar_handle_free(&h);
-    }
+  if (auto fallback = controls.Find("MPIR_CVAR_COLLECTIVE_FALLBACK")) {
+    int value = -1;
+    if (fallback->is_int) controls.Read(fallback->id, &value);
     if (value != 2) {
       notes->push_back(
           "native algorithms: MPIR_CVAR_COLLECTIVE_FALLBACK is not 'silent'; none "
@@ -201,29 +147,15 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
     const Collective c = static_cast<Collective>(ci);
     const std::string cname(InfoOf(c).name);
 #if defined(OPEN_MPI)
-    auto cvar = FindCvar("coll_tuned_" + cname + "_algorithm");
-    if (!cvar || cvar->enumtype == MPI_T_ENUM_NULL || cvar->type != MPI_INT) continue;
-    int items = 0;
-    char ename[256];
-    int ename_len = sizeof ename;
-    if (PMPI_T_enum_get_info(cvar->enumtype, &items, ename, &ename_len) != MPI_SUCCESS) {
-      continue;
-    }
+    auto cvar = controls.Find("coll_tuned_" + cname + "_algorithm");
+    if (!cvar || !cvar->is_int || cvar->items.empty()) continue;
     std::vector<std::pair<std::string, int>> offered;
-    for (int i = 0; i < items; ++i) {
-      int value = 0;
-      char iname[256];
-      int iname_len = sizeof iname;
-      if (PMPI_T_enum_get_item(cvar->enumtype, i, &value, iname, &iname_len) !=
-          MPI_SUCCESS) {
-        continue;
-      }
-      if (value == 0) continue;  // "ignore": the library decides
-      offered.emplace_back(iname, value);
+    for (const auto& [name, value] : cvar->items) {
+      if (value != 0) offered.emplace_back(name, value);  // 0, "ignore": the library decides
     }
 #else
-    auto cvar = FindCvar("MPIR_CVAR_" + Upper(cname) + "_INTRA_ALGORITHM");
-    if (!cvar || cvar->type != MPI_INT) continue;
+    auto cvar = controls.Find("MPIR_CVAR_" + Upper(cname) + "_INTRA_ALGORITHM");
+    if (!cvar || !cvar->is_int) continue;
     std::vector<std::string_view> known;
     for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
       const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
@@ -242,17 +174,10 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
       offered.emplace_back((*names)[i], static_cast<int>(i));
     }
 #endif
-    MPI_T_cvar_handle h;
-    int count = 0;
-    if (PMPI_T_cvar_handle_alloc(cvar->index, nullptr, &h, &count) != MPI_SUCCESS ||
-        count != 1) {
-      continue;
-    }
-    // A control the library will not let MPI_T set (Open MPI 4.1.4's
+    // A control the library will not let us set (Open MPI 4.1.4's
     // coll_tuned_allgatherv_algorithm refuses every write) cannot force
     // anything: its algorithms are listed, never run.
-    if (!Settable(h)) {
-      PMPI_T_cvar_handle_free(&h);
+    if (!Settable(controls, cvar->id)) {
       notes->push_back("native algorithms: the library does not let its " + cname +
                        " algorithm be set at run time; none of them runs");
       for (const auto& [name, value] : offered) {
@@ -260,8 +185,7 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
       }
       continue;
     }
-    n->handle_[ci] = h;
-    n->has_handle_[ci] = true;
+    n->control_id_[ci] = cvar->id;
     for (const auto& [name, value] : offered) {
       const std::optional<Algorithm> id = FindNative(c, name);
       n->listed_.push_back({c, name, value, id, true});
@@ -305,18 +229,10 @@ void NativeAlgorithms::DiscoverSegments(Collective c) {
     if (base && value_[IndexOf(*base)] >= 0) variants.emplace_back(a, value_[IndexOf(*base)]);
   }
   if (variants.empty()) return;
-  auto cvar = FindCvar("coll_tuned_" + std::string(InfoOf(c).name) +
-                       "_algorithm_segmentsize");
-  if (!cvar || cvar->type != MPI_INT) return;
-  MPI_T_cvar_handle h;
-  int count = 0;
-  if (PMPI_T_cvar_handle_alloc(cvar->index, nullptr, &h, &count) != MPI_SUCCESS) return;
-  if (count != 1 || !Settable(h)) {
-    PMPI_T_cvar_handle_free(&h);
-    return;
-  }
-  segment_handle_[IndexOf(c)] = h;
-  has_segment_handle_[IndexOf(c)] = true;
+  auto cvar = controls_->Find("coll_tuned_" + std::string(InfoOf(c).name) +
+                              "_algorithm_segmentsize");
+  if (!cvar || !cvar->is_int || !Settable(*controls_, cvar->id)) return;
+  segment_id_[IndexOf(c)] = cvar->id;
   for (const auto& [a, value] : variants) value_[a] = value;
 }
 
@@ -375,24 +291,18 @@ bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms, int size)
   return comms->Has(a) || !comms->Full();
 }
 
-namespace {
-// Sets an integer control to `value`; returns the value it had, or -1.
-int SwapInt(MPI_T_cvar_handle h, int value) {
+int NativeAlgorithms::SwapId(int id, int value) const {
   int old = -1;
-  if (!ReadInt(h, &old)) return -1;
-  if (PMPI_T_cvar_write(h, &value) != MPI_SUCCESS) return -1;
+  if (id < 0 || !controls_->Read(id, &old) || !controls_->Write(id, value)) return -1;
   return old;
 }
-}  // namespace
 
 int NativeAlgorithms::Swap(Collective c, int value) const {
-  const int ci = IndexOf(c);
-  return has_handle_[ci] ? SwapInt(handle_[ci], value) : -1;
+  return SwapId(control_id_[IndexOf(c)], value);
 }
 
 int NativeAlgorithms::SwapSegment(Collective c, int bytes) const {
-  const int ci = IndexOf(c);
-  return has_segment_handle_[ci] ? SwapInt(segment_handle_[ci], bytes) : -1;
+  return SwapId(segment_id_[IndexOf(c)], bytes);
 }
 
 int NativeAlgorithms::Run(Algorithm a, MPI_Comm comm, NativeComms* comms,

@@ -44,6 +44,7 @@
 
 #include "common/catalog.h"
 #include "shim/mpi/mpi.h"
+#include "shim/native/controls.h"
 
 namespace colltune::shim {
 
@@ -75,7 +76,7 @@ class NativeAlgorithms {
   // or on none (the thread level may differ by rank).
   static std::unique_ptr<NativeAlgorithms> DiscoverEverywhere(
       int thread_level, MPI_Comm comm, std::vector<std::string>* notes);
-  ~NativeAlgorithms();  // frees the MPI_T handles, then MPI_T
+  ~NativeAlgorithms();  // closes the controls (MPI_T: frees its handles, then MPI_T)
 
   NativeControl control() const { return control_; }
   // The library offers `a` and it can be forced here.
@@ -110,6 +111,8 @@ class NativeAlgorithms {
  private:
   friend class NativeComms;
   NativeAlgorithms();
+  // Sets control `id` to `value`; returns the value it had, or -1.
+  int SwapId(int id, int value) const;
   // Sets the control of `c` to `value`; returns the value it had, or -1.
   int Swap(Collective c, int value) const;
   // The same for the segment size of `c`'s forced algorithm (Open MPI).
@@ -120,13 +123,13 @@ class NativeAlgorithms {
 
   NativeControl control_ = NativeControl::kNone;
   bool shadows_at_start_only_ = false;
-  bool t_initialized_ = false;
+  std::unique_ptr<Controls> controls_;  // null: nothing can be forced
   std::array<int, kNumAlgorithms> value_;
   std::array<uint8_t, kNumAlgorithms> quirk_forms_{};
-  std::array<MPI_T_cvar_handle, kNumCollectives> handle_{};
-  std::array<bool, kNumCollectives> has_handle_{};
-  std::array<MPI_T_cvar_handle, kNumCollectives> segment_handle_{};
-  std::array<bool, kNumCollectives> has_segment_handle_{};
+  // Each collective's algorithm control and segment size control (ids of
+  // controls_), -1 for none.
+  std::array<int, kNumCollectives> control_id_;
+  std::array<int, kNumCollectives> segment_id_;
   std::vector<Listed> listed_;
 };
 

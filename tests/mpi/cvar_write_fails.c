@@ -2,13 +2,19 @@
  * RTLD_NEXT, so this comes between them): on one rank (the launcher's rank
  * variable equal to COLLTUNE_TEST_FAIL_RANK) a step of forcing an algorithm
  * fails, as a library that refuses it on some processes would.
- * COLLTUNE_TEST_FAIL=cvar_write: every MPI_T control-variable write fails.
+ * COLLTUNE_TEST_FAIL=cvar_write: every control-variable write fails, through
+ * MPI_T or (Open MPI) through the MCA variable function MPI_T calls, which
+ * the shim uses there (shim/native/controls.h).
  * COLLTUNE_TEST_FAIL=comm_create: MPI_Comm_create (which makes the shadow
  * communicator an Open MPI algorithm is forced on) returns an error, after
- * taking part in the collective call as every rank must. */
+ * taking part in the collective call as every rank must.
+ * COLLTUNE_TEST_MPIT_CALLS=1 (any rank): "MPI_T_init_thread called" on
+ * stderr each time the tool interface is started. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +32,22 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf) {
   int (*next)(MPI_T_cvar_handle, const void*) =
       (int (*)(MPI_T_cvar_handle, const void*))dlsym(RTLD_NEXT, "PMPI_T_cvar_write");
   return next(handle, buf);
+}
+
+int mca_base_var_set_value(int vari, const void* value, size_t size, int source,
+                           const char* file) {
+  if (FailsHere("cvar_write")) return -1;
+  int (*next)(int, const void*, size_t, int, const char*) =
+      (int (*)(int, const void*, size_t, int, const char*))dlsym(RTLD_NEXT,
+                                                                 "mca_base_var_set_value");
+  return next == NULL ? -1 : next(vari, value, size, source, file);
+}
+
+int PMPI_T_init_thread(int required, int* provided) {
+  const char* say = getenv("COLLTUNE_TEST_MPIT_CALLS");
+  if (say != NULL && strcmp(say, "1") == 0) fprintf(stderr, "MPI_T_init_thread called\n");
+  int (*next)(int, int*) = (int (*)(int, int*))dlsym(RTLD_NEXT, "PMPI_T_init_thread");
+  return next(required, provided);
 }
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* out) {

@@ -79,6 +79,36 @@ mapfile -t MPICH_NATIVES < <(natives_of mpich)
 check "colltune finds Open MPI's algorithms (${#OMPI_NATIVES[@]})" test "${#OMPI_NATIVES[@]}" -ge 30
 check "colltune finds MPICH's algorithms (${#MPICH_NATIVES[@]})" test "${#MPICH_NATIVES[@]}" -ge 30
 
+# Open MPI: the shim reaches coll/tuned's controls through the MCA variable
+# functions MPI_T calls (shim/native/controls.h), so that MPI_Init does not
+# start MPI_T, which registers every component's parameters first. Both ways
+# must find the same algorithms with the same values, and the same refusals.
+listing_by() {  # listing_by auto|mpi_t: the full listing, sorted
+  run_openmpi -np 1 -x COLLTUNE_NATIVE_CONTROLS="$1" "$BENCH_OMPI" --list-algorithms 2>&1 | sort
+}
+by_vars=$(listing_by auto)
+by_mpit=$(listing_by mpi_t)
+if [ -n "$by_vars" ] && [ "$by_vars" = "$by_mpit" ] && grep -q 'native:' <<<"$by_vars"; then
+  pass "Open MPI: colltune finds the same algorithms, values and refusals through MCA variables as through MPI_T"
+else
+  fail "Open MPI: colltune finds the same algorithms, values and refusals through MCA variables as through MPI_T" \
+    "$(diff <(echo "$by_vars") <(echo "$by_mpit"))"
+fi
+# A job whose table names a native algorithm: MPI_T is started only when
+# asked for (tests/mpi/cvar_write_fails.c says so on stderr when it is).
+mpit_starts() {  # mpit_starts auto|mpi_t
+  run_openmpi -np 2 -x LD_PRELOAD="$SHIM_OMPI:$FAIL_OMPI" -x COLLTUNE_TEST_MPIT_CALLS=1 \
+    -x COLLTUNE_NATIVE_CONTROLS="$1" -x COLLTUNE_FORCE=allreduce=native:ring \
+    "$TRACE_OMPI" 1024 2>&1 | grep -c "MPI_T_init_thread called"
+}
+starts_vars=$(mpit_starts auto)
+starts_mpit=$(mpit_starts mpi_t)
+check "Open MPI: a job forcing a native algorithm does not start MPI_T (started $starts_vars times; with COLLTUNE_NATIVE_CONTROLS=mpi_t $starts_mpit)" \
+  test "$starts_vars" = 0 -a "$starts_mpit" = 2
+out=$(run_openmpi -np 1 -x COLLTUNE_NATIVE_CONTROLS=bogus "$BENCH_OMPI" --list-algorithms 2>&1)
+check "a bad COLLTUNE_NATIVE_CONTROLS says so and finds the algorithms anyway" \
+  bash -c "grep -q \"COLLTUNE_NATIVE_CONTROLS='bogus' is neither\" <<<\"\$1\" && grep -q 'native:ring' <<<\"\$1\"" _ "$out"
+
 # Open MPI's own listing of each enumeration (ompi_info), value:"name".
 ompi_info_values() {  # ompi_info_values COLLECTIVE -> "1 basic_linear" lines
   ompi_info --param coll tuned --level 9 2>/dev/null |
@@ -381,10 +411,13 @@ fi
 # control there), or the shadow communicator's creation (Open MPI). Every rank
 # must then run the default together: the fingerprint of the default, no
 # hang (run_* time out), and the algorithm counted as run on no rank.
-for mode in cvar_write comm_create; do
+# Open MPI's writes go through its MCA variables, or MPI_T when asked.
+for mode in cvar_write comm_create cvar_write/mpi_t; do
+  way=auto
+  [ "$mode" = cvar_write/mpi_t ] && way=mpi_t
   out=$(trace_ompi -x LD_PRELOAD="$SHIM_OMPI:$FAIL_OMPI" -x COLLTUNE_VERBOSE=1 \
-        -x COLLTUNE_TEST_FAIL_RANK=1 -x COLLTUNE_TEST_FAIL=$mode \
-        -x COLLTUNE_FORCE=allreduce=native:ring -- 1024 1024)
+        -x COLLTUNE_TEST_FAIL_RANK=1 -x COLLTUNE_TEST_FAIL="${mode%/*}" \
+        -x COLLTUNE_NATIVE_CONTROLS=$way -x COLLTUNE_FORCE=allreduce=native:ring -- 1024 1024)
   err=$(cat "$T_TMP/trace.err")
   want=$(trace_ompi -- 1024 1024)
   if [ -n "$out" ] && [ "$out" = "$want" ] && [ "$want" != "$(trace_ompi --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4 -- 1024 1024)" ]; then
