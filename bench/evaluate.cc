@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/evaluation.h"
+#include "common/evaluation.h"
 #include "bench/measure.h"
 #include "bench/regimes.h"
 #include "bench/options.h"
@@ -48,6 +48,16 @@
 #include "shim/runtime/dispatch_table.h"
 
 namespace colltune::bench {
+
+using evaluation::FormatRecord;
+using evaluation::PointRecord;
+using evaluation::PrintRegimeTable;
+using evaluation::PrintSlowerThanDefault;
+using evaluation::PrintSummary;
+using evaluation::RegimesIn;
+using evaluation::SeriesMedians;
+using evaluation::Summarize;
+using evaluation::Summary;
 namespace {
 
 // The table to evaluate, on rank 0; the bytes are broadcast so that every
@@ -135,7 +145,7 @@ std::set<std::pair<int, int64_t>> Established(const Options& o, const Bench& b) 
 
 // A series' median and the medians of its even- and odd-numbered
 // repetitions (interleaved, so both halves span the same time), for the
-// cross-validated oracle (bench/evaluation.h).
+// cross-validated oracle (common/evaluation.h).
 SeriesMedians SeriesOf(Algorithm a, const std::vector<double>& v) {
   auto half = [&](size_t parity) {
     std::vector<double> out;

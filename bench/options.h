@@ -61,7 +61,7 @@ struct Options {
   // Evaluation mode.
   bool evaluate = false;
   std::string table;  // a table file instead of asking the daemon
-  // Where rank 0 writes every point's medians (bench/evaluation.h), for
+  // Where rank 0 writes every point's medians (common/evaluation.h), for
   // `colltune evaluate --launches N`; empty: nowhere.
   std::string evaluate_points;
   double margin = 0.10;

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/evaluation.h"
+#include "common/evaluation.h"
 #include "cli/commands.h"
 #include "cli/launcher.h"
 #include "cli/output.h"
@@ -211,7 +211,7 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
     }
     return s.ok() ? 0 : 1;
   }
-  // Several launches: each job writes its points (bench/evaluation.h), its
+  // Several launches: each job writes its points (common/evaluation.h), its
   // own report goes to stderr's log line only; the combination is printed.
   // The points come back through a directory the job's nodes share.
   std::string dir_template = (*launcher)->SharedDir() + "/colltune-evaluate.XXXXXX";
@@ -220,7 +220,7 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
     fprintf(stderr, "colltune: cannot make a temporary directory: %s\n", strerror(errno));
     return 1;
   }
-  std::vector<std::vector<bench::PointRecord>> launches;
+  std::vector<std::vector<evaluation::PointRecord>> launches;
   size_t natives = 0;
   int rc = 0;
   for (int launch = 0; launch < a.launches && rc == 0; ++launch) {
@@ -245,14 +245,14 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
     }
     std::ifstream in(points);
     std::string line, error;
-    std::vector<bench::PointRecord> records;
+    std::vector<evaluation::PointRecord> records;
     while (std::getline(in, line)) {
       if (line.rfind("natives ", 0) == 0) {
         natives = std::max<size_t>(natives, std::stoul(line.substr(8)));
         continue;
       }
-      bench::PointRecord r;
-      if (!bench::ParseRecord(line, &r, &error)) {
+      evaluation::PointRecord r;
+      if (!evaluation::ParseRecord(line, &r, &error)) {
         fprintf(stderr, "colltune: %s: %s\n", points.c_str(), error.c_str());
         rc = 1;
         break;
@@ -266,10 +266,10 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
   if (rc == 0) {
     // The engine's defaults: "slower" means what "faster" means to it.
     constexpr double kMargin = 0.10, kAlpha = 0.05;
-    const bench::Summary s = bench::Summarize(launches, kMargin, kAlpha);
+    const evaluation::Summary s = evaluation::Summarize(launches, kMargin, kAlpha);
     printf("%-22s %9s %11s %-42s %10s %-42s %10s %8s %8s\n", "collective", "bytes",
            "default_us", "oracle", "oracle_us", "tuned", "tuned_us", "vs_def", "vs_orcl");
-    for (const bench::PointVerdict& v : s.points) {
+    for (const evaluation::PointVerdict& v : s.points) {
       printf("%-22s %9lld %11.2f %-42s %10.2f %-42s %10.2f %8.3f %8.3f\n",
              std::string(InfoOf(v.collective).name).c_str(),
              static_cast<long long>(v.bytes), v.t_default * 1e6,
@@ -279,16 +279,16 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
     }
     printf("\nevaluate: %zu points, %d processes, %d launches\n", s.points.size(), a.np,
            a.launches);
-    bench::PrintSummary(s, natives, a.launches);
-    bench::PrintSlowerThanDefault(s, a.launches, kMargin, kAlpha);
-    const RegimeSet regimes = bench::RegimesIn(launches);
+    evaluation::PrintSummary(s, natives, a.launches);
+    evaluation::PrintSlowerThanDefault(s, a.launches, kMargin, kAlpha);
+    const RegimeSet regimes = evaluation::RegimesIn(launches);
     for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
       if (!(regimes & Bit(r))) continue;
-      const bench::Summary in = bench::Summarize(launches, kMargin, kAlpha, r);
-      bench::PrintSummary(in, natives, a.launches, r);
-      bench::PrintSlowerThanDefault(in, a.launches, kMargin, kAlpha, r);
+      const evaluation::Summary in = evaluation::Summarize(launches, kMargin, kAlpha, r);
+      evaluation::PrintSummary(in, natives, a.launches, r);
+      evaluation::PrintSlowerThanDefault(in, a.launches, kMargin, kAlpha, r);
     }
-    bench::PrintRegimeTable(launches, kMargin, kAlpha);
+    evaluation::PrintRegimeTable(launches, kMargin, kAlpha);
   }
   if (!a.log_dir.empty()) {
     // Kept for analysis after the fact (scripts/whatif_table.py re-evaluates

@@ -302,7 +302,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   evaluate->add_option("--log-dir", launch.log_dir,
                        "With several launches, keep each evaluation job's output and "
-                       "points (every candidate's medians, bench/evaluation.h) here")
+                       "points (every candidate's medians, common/evaluation.h) here")
       ->check(CLI::ExistingDirectory);
 
   colltune::cli::ExportArgs export_args;

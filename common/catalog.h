@@ -57,55 +57,17 @@ enum class SizeKey : uint8_t {
 // Algorithm 0 is the MPI library's own implementation, valid for every
 // collective; every other algorithm belongs to exactly one collective.
 //
-// Two kinds follow it: mock-ups (named enumerators below, compositions of
-// other collectives in shim/coll/) and the libraries' own algorithms
+// Two kinds follow it: mock-ups (common/mockups.def lists them: compositions
+// of other collectives in shim/coll/) and the libraries' own algorithms
 // (`native:<the library's name>`, ids kFirstNative.. in catalog.cc's table,
 // run by forcing the library's choice, shim/native/). Ids are internal to a
 // process: everything that crosses a process boundary uses the names.
 enum class Algorithm : uint8_t {
   kDefault = 0,
-  kAllgatherAsGatherBcast,                      // GL1
-  kAllgatherAsAlltoall,                         // GL2
-  kAllgatherAsAllreduce,                        // GL3
-  kAllgatherAsAllgatherv,                       // GL4
-  kAllreduceAsReduceBcast,                      // GL5
-  kAllreduceAsReducescatterblockAllgather,      // GL6
-  kAllreduceAsReducescatterAllgatherv,          // GL7
-  kAlltoallAsAlltoallv,                         // GL8
-  kBcastAsAllgatherv,                           // GL9
-  kBcastAsScatterAllgather,                     // GL10
-  kGatherAsAllgather,                           // GL11
-  kGatherAsGatherv,                             // GL12
-  kGatherAsReduce,                              // GL13
-  kReduceAsAllreduce,                           // GL14
-  kReduceAsReducescatterblockGather,            // GL15
-  kReduceAsReducescatterGatherv,                // GL16
-  kReducescatterblockAsReduceScatter,           // GL17
-  kReducescatterblockAsReducescatter,           // GL18
-  kReducescatterblockAsAllreduce,               // GL19
-  kScanAsExscanReducelocal,                     // GL20
-  kScatterAsBcast,                              // GL21
-  kScatterAsScatterv,                           // GL22
-  // Seed 000: linear-time ordered-hypercube trees, and padding (guideline 2).
-  kGathervAsTuwTree,
-  kScattervAsTuwTree,
-  kGatherAsTuwTree,
-  kScatterAsTuwTree,
-  kGathervAsAllreduceGather,
-  kScattervAsAllreduceScatter,
-  // The collectives added with issue 16 (docs/algorithms.md).
-  kAllgathervAsGathervBcast,
-  kAllgathervAsAllgatherPadded,
-  kAlltoallvAsAlltoallPadded,
-  kAlltoallvAsPairwiseSendrecv,
-  kAlltoallwAsAlltoallv,
-  kAlltoallwAsPairwiseSendrecv,
-  kBarrierAsAllreduce,
-  kBarrierAsDissemination,
-  kExscanAsScanShift,
-  kReducescatterAsReduceScatterv,
-  kReducescatterAsAllreduce,
-  kReducescatterAsReducescatterblockPadded,
+// One enumerator per row of common/mockups.def, in its order.
+#define COLLTUNE_MOCKUP(id, collective, name, guideline, what) k##id,
+#include "common/mockups.def"
+#undef COLLTUNE_MOCKUP
   kFirstNative,  // the first of kNumNatives native algorithms
 };
 inline constexpr int kNumNatives = 132;

@@ -34,6 +34,17 @@ class Statement {
 
   // Advances to the next row: true if there is one, false when done.
   absl::StatusOr<bool> Step();
+  // Calls fn(row) with this statement on each row in turn: the first error
+  // of a step is returned, else OK after the last row.
+  template <class Fn>
+  absl::Status EachRow(Fn&& fn) {
+    for (;;) {
+      absl::StatusOr<bool> row = Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return absl::OkStatus();
+      fn(static_cast<const Statement&>(*this));
+    }
+  }
   // Runs a statement that returns no rows.
   absl::Status Run();
 

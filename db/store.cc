@@ -258,13 +258,11 @@ absl::Status Store::BackfillLowerQuartiles() {
       "SELECT id, samples FROM measurements WHERE lower_quartile_s IS NULL");
   if (!q.ok()) return q.status();
   std::vector<std::pair<int64_t, double>> filled;
-  for (;;) {
-    absl::StatusOr<bool> row = q->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    const std::vector<double> samples = DecodeSamples(q->Blob(1));
-    if (!samples.empty()) filled.push_back({q->Int(0), LowerQuartile(samples)});
-  }
+  absl::Status each = q->EachRow([&](const Statement& row) {
+    const std::vector<double> samples = DecodeSamples(row.Blob(1));
+    if (!samples.empty()) filled.push_back({row.Int(0), LowerQuartile(samples)});
+  });
+  if (!each.ok()) return each;
   for (const auto& [id, lower] : filled) {
     absl::StatusOr<Statement> up =
         db_->Prepare("UPDATE measurements SET lower_quartile_s = ? WHERE id = ?");
@@ -393,17 +391,15 @@ absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
       .Bind(7, Name(Algorithm::kDefault));
   const std::vector<double> mine = DecodeSamples(EncodeSamples(m.samples));
   std::vector<std::pair<std::string, double>> updates;  // algorithm, p
-  for (;;) {
-    absl::StatusOr<bool> row = others->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    const std::vector<double> theirs = DecodeSamples(others->Blob(1));
+  absl::Status each = others->EachRow([&](const Statement& row) {
+    const std::vector<double> theirs = DecodeSamples(row.Blob(1));
     if (m.algorithm == Algorithm::kDefault) {
-      updates.push_back({others->Text(0), MannWhitneyLess(theirs, mine)});
+      updates.push_back({row.Text(0), MannWhitneyLess(theirs, mine)});
     } else {
       updates.push_back({std::string(Name(m.algorithm)), MannWhitneyLess(mine, theirs)});
     }
-  }
+  });
+  if (!each.ok()) return each;
   for (const auto& [algorithm, p] : updates) {
     absl::StatusOr<Statement> st = db_->Prepare(
         "UPDATE measurements SET p_faster_than_default = ? WHERE campaign_id = "
@@ -685,26 +681,24 @@ absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id).Bind(2, int64_t{window}).Bind(3, min_timed);
   std::vector<OnlinePoint> out;
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    auto c = ParseCollective(st->Text(0));
-    auto a = c ? ParseAlgorithm(st->Text(1), *c) : std::nullopt;
-    if (!c || !a) continue;  // written by a newer colltuned
+  absl::Status each = st->EachRow([&](const Statement& row) {
+    auto c = ParseCollective(row.Text(0));
+    auto a = c ? ParseAlgorithm(row.Text(1), *c) : std::nullopt;
+    if (!c || !a) return;  // written by a newer colltuned
     OnlinePoint p;
     p.collective = *c;
     p.algorithm = *a;
-    p.min_bytes = st->Int(2);
-    p.max_bytes = st->Int(3);
-    p.report_id = st->Int(4);
-    p.median_seconds = st->Real(5);
-    p.timed_calls = st->Int(6);
-    p.explored_calls = st->Int(7);
-    p.job_id = st->Text(8);
-    p.uid = st->Int(9);
+    p.min_bytes = row.Int(2);
+    p.max_bytes = row.Int(3);
+    p.report_id = row.Int(4);
+    p.median_seconds = row.Real(5);
+    p.timed_calls = row.Int(6);
+    p.explored_calls = row.Int(7);
+    p.job_id = row.Text(8);
+    p.uid = row.Int(9);
     out.push_back(p);
-  }
+  });
+  if (!each.ok()) return each;
   return out;
 }
 
@@ -718,12 +712,10 @@ absl::StatusOr<std::vector<Profile>> Store::Profiles(std::string_view cluster,
   if (!st.ok()) return st.status();
   st->Bind(1, cluster).Bind(2, library);
   std::vector<Profile> out;
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
+  absl::Status each = st->EachRow([&](const Statement& row) {
     out.push_back(ProfileFromRow(*st));
-  }
+  });
+  if (!each.ok()) return each;
   return out;
 }
 
@@ -929,18 +921,16 @@ absl::StatusOr<std::vector<TableVersionInfo>> Store::TableHistory(
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
   std::vector<TableVersionInfo> out;
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
+  absl::Status each = st->EachRow([&](const Statement& row) {
     TableVersionInfo v;
-    v.version = st->Int(0);
-    v.created_at = st->Text(1);
-    v.reason = st->Text(2);
-    v.changes = st->Text(3);
-    v.rules_not_default = static_cast<int>(st->Int(4));
+    v.version = row.Int(0);
+    v.created_at = row.Text(1);
+    v.reason = row.Text(2);
+    v.changes = row.Text(3);
+    v.rules_not_default = static_cast<int>(row.Int(4));
     out.push_back(std::move(v));
-  }
+  });
+  if (!each.ok()) return each;
   return out;
 }
 
@@ -987,25 +977,23 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
   st->Bind(1, profile_id).Bind(2, int64_t{limit});
   std::vector<JobReportRow> reports;
   std::map<int64_t, size_t> index;  // report id -> position
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
+  absl::Status each = st->EachRow([&](const Statement& row) {
     JobReportRow r;
-    r.id = st->Int(0);
-    r.job_id = st->Text(1);
-    r.run_id = st->Text(2);
-    r.received_at = st->Text(3);
-    r.source = st->Text(4);
-    r.table_version = st->Int(5);
-    r.final = st->Int(6) != 0;
-    r.ranks = static_cast<int>(st->Int(7));
-    r.uid = st->Int(8);
-    r.gid = st->Int(9);
-    r.slurm_job_id = st->Text(10);
+    r.id = row.Int(0);
+    r.job_id = row.Text(1);
+    r.run_id = row.Text(2);
+    r.received_at = row.Text(3);
+    r.source = row.Text(4);
+    r.table_version = row.Int(5);
+    r.final = row.Int(6) != 0;
+    r.ranks = static_cast<int>(row.Int(7));
+    r.uid = row.Int(8);
+    r.gid = row.Int(9);
+    r.slurm_job_id = row.Text(10);
     index[r.id] = reports.size();
     reports.push_back(std::move(r));
-  }
+  });
+  if (!each.ok()) return each;
   if (reports.empty()) return std::make_pair(std::move(reports), total);
 
   // One query for all the reports' timings: the ids form a contiguous
@@ -1043,20 +1031,18 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
       "ORDER BY report_id, collective, min_bytes");
   if (!c.ok()) return c.status();
   c->Bind(1, profile_id).Bind(2, int64_t{limit});
-  for (;;) {
-    absl::StatusOr<bool> row = c->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    auto it = index.find(c->Int(0));
-    if (it == index.end()) continue;
+  absl::Status counted_rows = c->EachRow([&](const Statement& row) {
+    auto it = index.find(row.Int(0));
+    if (it == index.end()) return;
     CountedCallsRow counted;
-    counted.kind = c->Text(1);
-    counted.collective = c->Text(2);
-    counted.min_bytes = c->Int(3);
-    counted.max_bytes = c->Int(4);
-    counted.calls = c->Int(5);
+    counted.kind = row.Text(1);
+    counted.collective = row.Text(2);
+    counted.min_bytes = row.Int(3);
+    counted.max_bytes = row.Int(4);
+    counted.calls = row.Int(5);
     reports[it->second].counted.push_back(std::move(counted));
-  }
+  });
+  if (!counted_rows.ok()) return counted_rows;
   return std::make_pair(std::move(reports), total);
 }
 
@@ -1112,12 +1098,10 @@ absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Store::Campaigns(
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
   std::vector<std::pair<int64_t, std::string>> out;
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    out.emplace_back(st->Int(0), st->Text(1));
-  }
+  absl::Status each = st->EachRow([&](const Statement& row) {
+    out.emplace_back(row.Int(0), row.Text(1));
+  });
+  if (!each.ok()) return each;
   return out;
 }
 
@@ -1133,22 +1117,20 @@ absl::StatusOr<std::vector<CampaignLaunchRow>> Store::CampaignLaunches(
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
   std::vector<CampaignLaunchRow> out;
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
+  absl::Status each = st->EachRow([&](const Statement& row) {
     CampaignLaunchRow l;
-    l.campaign_id = st->Int(0);
-    l.label = st->Text(1);
-    l.host = st->Text(2);
-    l.launch = static_cast<int>(st->Int(3));
-    l.points = st->Int(4);
-    l.uid = st->Int(5);
-    l.gid = st->Int(6);
-    l.uploaded_at = st->Text(7);
-    if (!ParseRegimeSet(st->Text(8), &l.regimes)) l.regimes = kSyncOnly;
+    l.campaign_id = row.Int(0);
+    l.label = row.Text(1);
+    l.host = row.Text(2);
+    l.launch = static_cast<int>(row.Int(3));
+    l.points = row.Int(4);
+    l.uid = row.Int(5);
+    l.gid = row.Int(6);
+    l.uploaded_at = row.Text(7);
+    if (!ParseRegimeSet(row.Text(8), &l.regimes)) l.regimes = kSyncOnly;
     out.push_back(std::move(l));
-  }
+  });
+  if (!each.ok()) return each;
   return out;
 }
 

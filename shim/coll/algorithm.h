@@ -35,11 +35,24 @@ struct AlgorithmImpl {
   int (*run)(const Call& call, const CollEnv& env);
 };
 
-// The algorithms of one collective, defined in shim/coll/<collective>/.
-// Find() returns null for kDefault and for algorithms of other collectives.
+// The mock-ups' implementations by id (shim/coll/registry.cc, from
+// common/mockups.def): entry i is an AlgorithmImpl of the call type of
+// algorithm i's collective.
+extern const void* const kMockupImpls[];
+
+// The mock-ups of one collective, defined in shim/coll/<collective>/.
+// Find() returns null for kDefault, native algorithms and the algorithms of
+// other collectives.
 template <class Call>
 struct Algorithms {
-  static const AlgorithmImpl<Call>* Find(Algorithm id);
+  static const AlgorithmImpl<Call>* Find(Algorithm id) {
+    const int i = IndexOf(id);
+    if (i <= 0 || i >= IndexOf(Algorithm::kFirstNative) ||
+        InfoOf(id).collective != Call::kCollective) {
+      return nullptr;
+    }
+    return static_cast<const AlgorithmImpl<Call>*>(kMockupImpls[i]);
+  }
 };
 
 // For rooted collectives: MPI requires the same root on every rank, so this
@@ -48,16 +61,6 @@ struct Algorithms {
 // Reduce-as-Allreduce would otherwise succeed and swallow it).
 inline bool RootInRange(int root, const CollEnv& env) {
   return root >= 0 && root < env.size;
-}
-
-// Find() for a fixed list of algorithms.
-template <class Call, size_t N>
-const AlgorithmImpl<Call>* FindIn(const AlgorithmImpl<Call>* const (&all)[N],
-                                  Algorithm id) {
-  for (const AlgorithmImpl<Call>* a : all) {
-    if (a->id == id) return a;
-  }
-  return nullptr;
 }
 
 enum class Outcome {

@@ -1,14 +1,14 @@
 // What `colltune evaluate --launches N` concludes from the launches' records
-// (bench/evaluation.h). Expected values are worked out by hand from the
+// (common/evaluation.h). Expected values are worked out by hand from the
 // medians given here.
-#include "bench/evaluation.h"
+#include "common/evaluation.h"
 
 #include <gtest/gtest.h>
 
 #include <utility>
 #include <vector>
 
-namespace colltune::bench {
+namespace colltune::evaluation {
 namespace {
 
 constexpr double kUs = 1e-6;
@@ -139,4 +139,4 @@ TEST(EvaluationTest, EachRegimeIsSummarizedApartAndTravelsInItsRecord) {
 }
 
 }  // namespace
-}  // namespace colltune::bench
+}  // namespace colltune::evaluation

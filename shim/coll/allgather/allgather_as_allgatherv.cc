@@ -6,7 +6,8 @@
 // differ, although their signatures match. A rank whose receive type is dense
 // works in its receive buffer (in place when the call is); others stage the p
 // blocks in scratch. Scratch bound: p*n + n bytes and 2p ints.
-#include "shim/coll/allgather/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 #include "shim/coll/blocks.h"
 
 namespace colltune::shim {

@@ -10,7 +10,8 @@
 // directly; others in p * n bytes of scratch (the bound for every rank).
 #include <cstring>
 
-#include "shim/coll/allgather/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 #include "shim/coll/blocks.h"
 
 namespace colltune::shim {

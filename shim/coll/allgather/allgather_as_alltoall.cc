@@ -8,7 +8,8 @@
 // rank: p * n bytes for the copies and p * n for staging.
 #include <cstring>
 
-#include "shim/coll/allgather/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 #include "shim/coll/blocks.h"
 
 namespace colltune::shim {

@@ -12,7 +12,8 @@
 // there and is not rewritten). Padding bytes travel but are never unpacked.
 // Scratch bound: p times the largest block. Not eligible when that exceeds
 // int counts.
-#include "shim/coll/allgatherv/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 #include "shim/coll/blocks.h"
 
 namespace colltune::shim {

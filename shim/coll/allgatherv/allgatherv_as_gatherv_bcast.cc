@@ -17,7 +17,8 @@
 // int), a rank-invariant test on the message-size key.
 #include <climits>
 
-#include "shim/coll/allgatherv/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 
 namespace colltune::shim {
 namespace {

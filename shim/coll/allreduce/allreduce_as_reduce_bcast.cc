@@ -3,7 +3,7 @@
 // accepts, since MPI_Reduce accepts the same (including non-commutative
 // operations, which it applies in rank order). The broadcast gives every rank
 // the root's bytes, so all ranks end with identical results.
-#include "shim/coll/allreduce/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

@@ -11,7 +11,7 @@
 // one past its end, which may be where the caller's sendbuf starts, so it
 // receives at an address of the shim's own instead (MPICH refuses equal send
 // and receive pointers even for an empty receive).
-#include "shim/coll/allreduce/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/blocks.h"
 
 namespace colltune::shim {

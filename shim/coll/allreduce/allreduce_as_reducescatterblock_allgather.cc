@@ -13,7 +13,7 @@
 // in rank order. Every rank ends with the allgathered, identical bytes.
 #include <cstring>
 
-#include "shim/coll/allreduce/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/datatype.h"
 
 namespace colltune::shim {

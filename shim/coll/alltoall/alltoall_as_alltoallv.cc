@@ -6,7 +6,7 @@
 // they are; others are staged through scratch. MPI_IN_PLACE keeps its meaning.
 // Scratch bound: 2 * p * n bytes and 2p ints (send and receive counts are the
 // same in bytes).
-#include "shim/coll/alltoall/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/blocks.h"
 
 namespace colltune::shim {

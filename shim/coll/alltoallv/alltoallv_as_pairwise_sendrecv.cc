@@ -10,7 +10,7 @@
 // handler without sending anything, as the library's MPI_Alltoallv does.
 // Overlapping receive blocks are not checked: the same bytes are written as
 // by the library, in an order MPI leaves undefined (docs/algorithms.md).
-#include "shim/coll/alltoallv/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/alltoallv/exchange.h"
 
 namespace colltune::shim {

@@ -15,7 +15,7 @@
 // Scratch: the span check of the receive blocks (16p bytes), then the two
 // element displacement arrays (2p ints).
 #include "shim/coll/alltoallv/exchange.h"
-#include "shim/coll/alltoallw/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/blocks.h"
 
 namespace colltune::shim {

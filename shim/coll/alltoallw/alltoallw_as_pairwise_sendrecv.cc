@@ -2,7 +2,7 @@
 // duplicate, each block with its own datatype at its byte displacement
 // (alltoallv_as_pairwise_sendrecv.cc says how; the same exchange).
 #include "shim/coll/alltoallv/exchange.h"
-#include "shim/coll/alltoallw/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

@@ -6,7 +6,7 @@
 // between such ranks. Every displacement is 0. A rank whose type is dense
 // works in its buffer; others stage n bytes in scratch (the root packs into
 // it first). Scratch bound: n bytes and 2p ints.
-#include "shim/coll/bcast/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/blocks.h"
 
 namespace colltune::shim {

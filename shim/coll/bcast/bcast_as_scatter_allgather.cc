@@ -12,7 +12,7 @@
 #include <climits>
 #include <cstring>
 
-#include "shim/coll/bcast/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/datatype.h"
 
 namespace colltune::shim {

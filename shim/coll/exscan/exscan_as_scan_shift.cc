@@ -14,7 +14,7 @@
 // eligible on a communicator without a private duplicate (the same on every
 // rank of it).
 #include "shim/coll/datatype.h"
-#include "shim/coll/exscan/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

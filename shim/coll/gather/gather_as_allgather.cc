@@ -8,7 +8,8 @@
 // receives into its receive buffer when that type is dense, else into
 // scratch it then unpacks. Scratch bound for every rank: p*n + n bytes.
 #include "shim/coll/blocks.h"
-#include "shim/coll/gather/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 
 namespace colltune::shim {
 namespace {

@@ -4,7 +4,7 @@
 // ranks pass their arguments through unchanged, and MPI_IN_PLACE at the root
 // keeps its meaning in MPI_Gatherv.
 #include "shim/coll/blocks.h"
-#include "shim/coll/gather/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

@@ -11,7 +11,8 @@
 #include <cstring>
 
 #include "shim/coll/blocks.h"
-#include "shim/coll/gather/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 
 namespace colltune::shim {
 namespace {

@@ -4,7 +4,7 @@
 // data with blocks always in rank order, the root receiving in place.
 #include <climits>
 
-#include "shim/coll/gather/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/tuw_transfer.h"
 
 namespace colltune::shim {

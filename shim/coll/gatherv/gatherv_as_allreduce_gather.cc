@@ -8,7 +8,8 @@
 // MPI_Gatherv instead.
 #include <climits>
 
-#include "shim/coll/gatherv/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 
 namespace colltune::shim {
 namespace {

@@ -3,7 +3,8 @@
 // size alone, then each process receives its children's blocks
 // (non-blocking) and sends its subtree's once. The root receives in place,
 // with an indexed datatype per child over its displacements.
-#include "shim/coll/gatherv/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 #include "shim/coll/tuw_transfer.h"
 
 namespace colltune::shim {

@@ -7,7 +7,7 @@
 // ranks, so the scratch bound (one buffer of n elements, plus a packing area
 // for non-dense types) is rank-invariant.
 #include "shim/coll/datatype.h"
-#include "shim/coll/reduce/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

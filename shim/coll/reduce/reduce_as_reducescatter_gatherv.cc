@@ -6,7 +6,7 @@
 // ceil(n/p) elements). An in-place root reduces from its recvbuf, which the
 // gather then overwrites.
 #include "shim/coll/blocks.h"
-#include "shim/coll/reduce/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

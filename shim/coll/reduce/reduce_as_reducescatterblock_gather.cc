@@ -12,7 +12,7 @@
 
 #include "shim/coll/datatype.h"
 #include "shim/coll/quirks.h"
-#include "shim/coll/reduce/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

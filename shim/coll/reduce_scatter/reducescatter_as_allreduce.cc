@@ -6,7 +6,8 @@
 // MPI_Allreduce applies any operation in rank order. Scratch bound: the
 // vector, and a packing area for the largest block of a non-dense type.
 #include "shim/coll/datatype.h"
-#include "shim/coll/reduce_scatter/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/reduce_shape.h"
 
 namespace colltune::shim {
 namespace {

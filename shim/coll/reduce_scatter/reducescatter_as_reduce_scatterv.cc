@@ -9,7 +9,8 @@
 // Scratch bound (rank 0's, for every rank): the vector and p displacements.
 #include "shim/coll/blocks.h"
 #include "shim/coll/datatype.h"
-#include "shim/coll/reduce_scatter/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/reduce_shape.h"
 
 namespace colltune::shim {
 namespace {

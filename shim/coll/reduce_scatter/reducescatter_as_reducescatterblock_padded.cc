@@ -20,7 +20,8 @@
 #include <cstring>
 
 #include "shim/coll/datatype.h"
-#include "shim/coll/reduce_scatter/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/reduce_shape.h"
 
 namespace colltune::shim {
 namespace {

@@ -8,7 +8,8 @@
 // the own block is written back. Scratch bound, the same on every rank: the
 // vector and a packing area for one block of a non-dense type.
 #include "shim/coll/datatype.h"
-#include "shim/coll/reduce_scatter_block/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/reduce_shape.h"
 
 namespace colltune::shim {
 namespace {

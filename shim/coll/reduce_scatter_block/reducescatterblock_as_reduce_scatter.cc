@@ -9,7 +9,8 @@
 // the same on all ranks, so neither is the verdict.
 #include "shim/coll/datatype.h"
 #include "shim/coll/quirks.h"
-#include "shim/coll/reduce_scatter_block/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/reduce_shape.h"
 
 namespace colltune::shim {
 namespace {

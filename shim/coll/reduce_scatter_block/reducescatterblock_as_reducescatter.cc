@@ -10,7 +10,8 @@
 // collective leaves untouched. Scratch bound: p ints, one block and a
 // packing area for a non-dense type.
 #include "shim/coll/blocks.h"
-#include "shim/coll/reduce_scatter_block/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/reduce_shape.h"
 
 namespace colltune::shim {
 namespace {

@@ -15,7 +15,7 @@
 // operation commutes is the same on all ranks (MPI requires the same op), so
 // the scratch bound is rank-invariant.
 #include "shim/coll/datatype.h"
-#include "shim/coll/scan/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

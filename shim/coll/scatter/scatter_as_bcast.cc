@@ -7,7 +7,7 @@
 // The root copies its own block between its two datatypes, unless it
 // scatters in place. Scratch bound for every rank: p * n bytes.
 #include "shim/coll/blocks.h"
-#include "shim/coll/scatter/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

@@ -3,7 +3,7 @@
 // The mirror of gather_as_gatherv: the root builds 2p ints, the other ranks
 // pass their arguments through, MPI_IN_PLACE at the root keeps its meaning.
 #include "shim/coll/blocks.h"
-#include "shim/coll/scatter/algorithms.h"
+#include "shim/coll/mockups.h"
 
 namespace colltune::shim {
 namespace {

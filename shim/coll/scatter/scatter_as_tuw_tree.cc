@@ -3,7 +3,7 @@
 // the root sends from its buffer in place.
 #include <climits>
 
-#include "shim/coll/scatter/algorithms.h"
+#include "shim/coll/mockups.h"
 #include "shim/coll/tuw_transfer.h"
 
 namespace colltune::shim {

@@ -5,7 +5,8 @@
 // and is the same on every rank.
 #include <climits>
 
-#include "shim/coll/scatterv/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 
 namespace colltune::shim {
 namespace {

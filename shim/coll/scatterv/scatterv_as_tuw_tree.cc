@@ -3,7 +3,8 @@
 // the root sends each child its subtree's blocks in place (an indexed
 // datatype over its displacements), and every process forwards its
 // children's parts of what it received.
-#include "shim/coll/scatterv/algorithms.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/own_block.h"
 #include "shim/coll/tuw_transfer.h"
 
 namespace colltune::shim {

@@ -1,4 +1,4 @@
-#include "bench/evaluation.h"
+#include "common/evaluation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "common/stats.h"
 
-namespace colltune::bench {
+namespace colltune::evaluation {
 namespace {
 
 std::string Name(Algorithm a) { return std::string(InfoOf(a).name); }
@@ -324,4 +324,4 @@ void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, dou
   }
 }
 
-}  // namespace colltune::bench
+}  // namespace colltune::evaluation

@@ -21,8 +21,8 @@
 // choice measured as a series of its own), names are the catalogue's and the
 // regime (common/regime.h) is absent for sync. A point of one launch has a
 // record per regime it was timed in; each regime is summarized apart.
-#ifndef COLLTUNE_BENCH_EVALUATION_H_
-#define COLLTUNE_BENCH_EVALUATION_H_
+#ifndef COLLTUNE_COMMON_EVALUATION_H_
+#define COLLTUNE_COMMON_EVALUATION_H_
 
 #include <cstdint>
 #include <string>
@@ -31,7 +31,7 @@
 #include "common/catalog.h"
 #include "common/regime.h"
 
-namespace colltune::bench {
+namespace colltune::evaluation {
 
 struct SeriesMedians {
   Algorithm algorithm = Algorithm::kDefault;
@@ -107,6 +107,6 @@ void PrintSlowerThanDefault(const Summary& s, int launches, double margin, doubl
 void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, double margin,
                       double alpha);
 
-}  // namespace colltune::bench
+}  // namespace colltune::evaluation
 
-#endif  // COLLTUNE_BENCH_EVALUATION_H_
+#endif  // COLLTUNE_COMMON_EVALUATION_H_

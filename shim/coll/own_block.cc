@@ -1,0 +1,62 @@
+#include "shim/coll/own_block.h"
+
+namespace colltune::shim {
+
+Block OwnBlock(const AllgatherCall& c, int rank) {
+  if (c.sendbuf == MPI_IN_PLACE) {
+    return BlockOf(c.recvbuf, rank, c.recvcount, c.recvtype);
+  }
+  return Block{c.sendbuf, c.sendcount, c.sendtype};
+}
+
+Block OwnBlock(const AllgathervCall& c, int rank) {
+  if (c.sendbuf == MPI_IN_PLACE) {
+    Layout l;
+    GetLayout(c.recvtype, &l);
+    return Block{l.At(static_cast<const void*>(c.recvbuf), c.displs[rank]),
+                 c.recvcounts[rank], c.recvtype};
+  }
+  return Block{c.sendbuf, c.sendcount, c.sendtype};
+}
+
+int64_t LargestBlockBytes(const AllgathervCall& c, int p) {
+  int largest = 0;
+  for (int i = 0; i < p; ++i) {
+    if (c.recvcounts[i] < 0) return -1;
+    if (c.recvcounts[i] > largest) largest = c.recvcounts[i];
+  }
+  return Bytes(largest, c.recvtype);
+}
+
+Block OwnBlock(const GatherCall& c, int rank) {
+  if (rank == c.root && c.sendbuf == MPI_IN_PLACE) {
+    return BlockOf(c.recvbuf, rank, c.recvcount, c.recvtype);
+  }
+  return Block{c.sendbuf, c.sendcount, c.sendtype};
+}
+
+Block OwnBlock(const GathervCall& c, int rank) {
+  if (rank == c.root && c.sendbuf == MPI_IN_PLACE) return Block{nullptr, 0, c.recvtype};
+  return Block{c.sendbuf, c.sendcount, c.sendtype};
+}
+
+int64_t OwnBytes(const GathervCall& c, int rank) {
+  if (rank == c.root && c.sendbuf == MPI_IN_PLACE) {
+    return static_cast<int64_t>(c.recvcounts[rank]) * TypeSize(c.recvtype);
+  }
+  return static_cast<int64_t>(c.sendcount) * TypeSize(c.sendtype);
+}
+
+Block OwnBlock(const ScattervCall& c, int rank) {
+  if (rank == c.root && c.recvbuf == MPI_IN_PLACE) return Block{nullptr, 0, c.sendtype};
+  return Block{c.recvbuf, c.recvcount, c.recvtype};
+}
+
+int64_t OwnBytes(const ScattervCall& c, int rank) {
+  if (rank == c.root && c.recvbuf == MPI_IN_PLACE) {
+    return static_cast<int64_t>(c.sendcounts[rank]) * TypeSize(c.sendtype);
+  }
+  return static_cast<int64_t>(c.recvcount) * TypeSize(c.recvtype);
+}
+
+}  // namespace colltune::shim
