@@ -83,8 +83,11 @@ check "colltune finds MPICH's algorithms (${#MPICH_NATIVES[@]})" test "${#MPICH_
 # functions MPI_T calls (shim/native/controls.h), so that MPI_Init does not
 # start MPI_T, which registers every component's parameters first. Both ways
 # must find the same algorithms with the same values, and the same refusals.
-listing_by() {  # listing_by auto|mpi_t: the full listing, sorted
-  run_openmpi -np 1 -x COLLTUNE_NATIVE_CONTROLS="$1" "$BENCH_OMPI" --list-algorithms 2>&1 | sort
+listing_by() {  # listing_by auto|mpi_t: the listing, then the notes (stderr), each sorted
+  local err="$T_TMP/listing.err"
+  run_openmpi -np 1 -x COLLTUNE_NATIVE_CONTROLS="$1" "$BENCH_OMPI" --list-algorithms 2>"$err" | sort
+  echo "-- notes"
+  sort "$err"
 }
 by_vars=$(listing_by auto)
 by_mpit=$(listing_by mpi_t)
