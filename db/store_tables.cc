@@ -1,0 +1,246 @@
+// The store: decision-table versions and pins (db/store.h).
+#include "db/store.h"
+
+#include "absl/strings/str_cat.h"
+#include "db/rows.h"
+
+namespace colltune::db {
+
+absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
+                                        const std::vector<StoredRule>& rules,
+                                        std::string_view reason,
+                                        std::string_view changes) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "INSERT INTO decision_tables (profile_id, version, created_at, reason, "
+      "changes) SELECT ?, COALESCE(MAX(version), 0) + 1, ",
+      kNow,
+      ", ?, ? FROM decision_tables WHERE profile_id = ? "
+      "RETURNING id, version"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, reason).Bind(3, changes).Bind(4, profile_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  const int64_t table_id = st->Int(0);
+  const int64_t version = st->Int(1);
+  for (const StoredRule& s : rules) {
+    const Rule& r = s.rule;
+    absl::StatusOr<Statement> ins = db_->Prepare(
+        "INSERT INTO decision_rules (table_id, collective, min_bytes, "
+        "max_bytes, algorithm, speedup, p_value, launches_default, "
+        "launches_algorithm, campaigns, pinned, source, regimes) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!ins.ok()) return ins.status();
+    ins->Bind(1, table_id)
+            .Bind(2, Name(r.collective))
+            .Bind(3, static_cast<int64_t>(r.min_bytes))
+            .Bind(4, r.max_bytes == kNoUpperBound
+                         ? int64_t{-1}
+                         : static_cast<int64_t>(r.max_bytes))
+            .Bind(5, Name(r.algorithm))
+            .Bind(6, r.speedup)
+            .Bind(7, s.p_value)
+            .Bind(8, int64_t{s.launches_default})
+            .Bind(9, int64_t{s.launches_algorithm})
+            .Bind(10, s.campaigns)
+            .Bind(11, int64_t{s.pinned ? 1 : 0})
+            .Bind(12, s.source);
+    if (s.regimes.empty()) {
+      ins->BindNull(13);
+    } else {
+      ins->Bind(13, FormatRegimeEvidence(s.regimes));
+    }
+    if (absl::Status e = ins->Run(); !e.ok()) return e;
+  }
+  return version;
+}
+absl::Status Store::RefreshEvidence(int64_t profile_id, int64_t version,
+                                    const std::vector<StoredRule>& rules) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  for (const StoredRule& s : rules) {
+    absl::StatusOr<Statement> up = db_->Prepare(
+        "UPDATE decision_rules SET speedup = ?1, p_value = ?2, "
+        "launches_default = ?3, launches_algorithm = ?4, campaigns = ?5, "
+        "pinned = ?6, source = ?7, regimes = ?12 WHERE table_id = (SELECT id "
+        "FROM decision_tables WHERE profile_id = ?8 AND version = ?9) AND "
+        "collective = ?10 AND min_bytes = ?11");
+    if (!up.ok()) return up.status();
+    up->Bind(1, s.rule.speedup)
+                         .Bind(2, s.p_value)
+                         .Bind(3, int64_t{s.launches_default})
+                         .Bind(4, int64_t{s.launches_algorithm})
+                         .Bind(5, s.campaigns)
+                         .Bind(6, int64_t{s.pinned ? 1 : 0})
+                         .Bind(7, s.source)
+                         .Bind(8, profile_id)
+                         .Bind(9, version)
+                         .Bind(10, Name(s.rule.collective))
+                         .Bind(11, static_cast<int64_t>(s.rule.min_bytes));
+    if (s.regimes.empty()) {
+      up->BindNull(12);
+    } else {
+      up->Bind(12, FormatRegimeEvidence(s.regimes));
+    }
+    absl::Status e = up->Run();
+    if (!e.ok()) return e;
+  }
+  return absl::OkStatus();
+}
+absl::StatusOr<int64_t> Store::AddPin(int64_t profile_id, const PinRow& pin) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+      "INSERT INTO pins (profile_id, collective, min_bytes, max_bytes, "
+      "algorithm, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ",
+      kNow, ") RETURNING id"));
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id)
+      .Bind(2, Name(pin.collective))
+      .Bind(3, pin.min_bytes)
+      .Bind(4, pin.max_bytes)
+      .Bind(5, Name(pin.algorithm))
+      .Bind(6, pin.note);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  return st->Int(0);
+}
+absl::StatusOr<bool> Store::DeletePin(int64_t profile_id, int64_t pin_id) {
+  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "DELETE FROM pins WHERE profile_id = ? AND id = ? RETURNING id");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id).Bind(2, pin_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  return *row;
+}
+std::vector<Rule> TableVersion::Rules() const {
+  std::vector<Rule> out;
+  out.reserve(rules.size());
+  for (const StoredRule& r : rules) out.push_back(r.rule);
+  return out;
+}
+int TableVersion::RulesNotDefault() const {
+  int n = 0;
+  for (const StoredRule& r : rules) {
+    if (r.rule.algorithm != Algorithm::kDefault) ++n;
+  }
+  return n;
+}
+absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT version, created_at, reason, changes FROM decision_tables "
+      "WHERE id = ?");
+  if (!st.ok()) return st.status();
+  st->Bind(1, table_id);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<TableVersion>();
+  TableVersion t;
+  t.version = st->Int(0);
+  t.created_at = st->Text(1);
+  t.reason = st->Text(2);
+  t.changes = st->Text(3);
+  absl::StatusOr<Statement> rules = db_->Prepare(
+      "SELECT collective, min_bytes, max_bytes, algorithm, speedup, p_value, "
+      "launches_default, launches_algorithm, campaigns, pinned, source, regimes "
+      "FROM decision_rules WHERE table_id = ?");
+  if (!rules.ok()) return rules.status();
+  rules->Bind(1, table_id);
+  for (;;) {
+    absl::StatusOr<bool> r = rules->Step();
+    if (!r.ok()) return r.status();
+    if (!*r) break;
+    StoredRule s;
+    absl::Status names = ReadNames(*rules, 0, 3, &s.rule.collective, &s.rule.algorithm);
+    if (!names.ok()) return names;
+    s.rule.min_bytes = static_cast<uint64_t>(rules->Int(1));
+    const int64_t max = rules->Int(2);
+    s.rule.max_bytes = max < 0 ? kNoUpperBound : static_cast<uint64_t>(max);
+    s.rule.speedup = rules->Real(4);
+    s.p_value = rules->Real(5);
+    s.launches_default = static_cast<int>(rules->Int(6));
+    s.launches_algorithm = static_cast<int>(rules->Int(7));
+    s.campaigns = rules->Text(8);
+    s.pinned = rules->Int(9) != 0;
+    s.source = rules->Text(10);
+    // Unreadable evidence (written by hand) is shown as none, not fatal.
+    if (!rules->IsNull(11) && !ParseRegimeEvidence(rules->Text(11), &s.regimes)) {
+      s.regimes.clear();
+    }
+    t.rules.push_back(std::move(s));
+  }
+  std::sort(t.rules.begin(), t.rules.end(),
+            [](const StoredRule& a, const StoredRule& b) {
+              return IndexOf(a.rule.collective) != IndexOf(b.rule.collective)
+                         ? IndexOf(a.rule.collective) < IndexOf(b.rule.collective)
+                         : a.rule.min_bytes < b.rule.min_bytes;
+            });
+  return std::optional<TableVersion>(std::move(t));
+}
+absl::StatusOr<std::optional<TableVersion>> Store::CurrentTable(
+    int64_t profile_id) {
+  return TableAt(profile_id, 0);
+}
+absl::StatusOr<std::optional<TableVersion>> Store::TableAt(int64_t profile_id,
+                                                           int64_t version) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      version > 0 ? "SELECT id FROM decision_tables WHERE profile_id = ?1 AND "
+                    "version = ?2"
+                  : "SELECT id FROM decision_tables WHERE profile_id = ?1 "
+                    "ORDER BY version DESC LIMIT 1");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  if (version > 0) st->Bind(2, version);
+  absl::StatusOr<bool> row = st->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<TableVersion>();
+  const int64_t table_id = st->Int(0);
+  return LoadTable(table_id);
+}
+absl::StatusOr<std::vector<TableVersionInfo>> Store::TableHistory(
+    int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT t.version, t.created_at, t.reason, t.changes, "
+      "(SELECT COUNT(*) FROM decision_rules r WHERE r.table_id = t.id AND "
+      "r.algorithm != 'default') FROM decision_tables t WHERE t.profile_id = ? "
+      "ORDER BY t.version DESC");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  std::vector<TableVersionInfo> out;
+  absl::Status each = st->EachRow([&](const Statement& row) {
+    TableVersionInfo v;
+    v.version = row.Int(0);
+    v.created_at = row.Text(1);
+    v.reason = row.Text(2);
+    v.changes = row.Text(3);
+    v.rules_not_default = static_cast<int>(row.Int(4));
+    out.push_back(std::move(v));
+  });
+  if (!each.ok()) return each;
+  return out;
+}
+absl::StatusOr<std::vector<PinRow>> Store::Pins(int64_t profile_id) {
+  absl::StatusOr<Statement> st = db_->Prepare(
+      "SELECT id, collective, min_bytes, max_bytes, algorithm, note, "
+      "created_at FROM pins WHERE profile_id = ? ORDER BY id");
+  if (!st.ok()) return st.status();
+  st->Bind(1, profile_id);
+  std::vector<PinRow> out;
+  for (;;) {
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    PinRow p;
+    p.id = st->Int(0);
+    absl::Status names = ReadNames(*st, 1, 4, &p.collective, &p.algorithm);
+    if (!names.ok()) return names;
+    p.min_bytes = st->Int(2);
+    p.max_bytes = st->Int(3);
+    p.note = st->Text(5);
+    p.created_at = st->Text(6);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace colltune::db
