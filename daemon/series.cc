@@ -1,0 +1,111 @@
+#include "daemon/series.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace colltune::daemon {
+
+std::vector<const LaunchMedian*> CompletePoints(const std::vector<LaunchMedian>& points) {
+  // (collective, problem, bytes, launch) -> regimes default was stored in
+  std::map<std::tuple<int, std::string, int64_t, int64_t>, RegimeSet> have;
+  for (const LaunchMedian& p : points) {
+    if (p.algorithm != Algorithm::kDefault) continue;
+    have[{IndexOf(p.collective), p.problem, p.msg_bytes, p.launch}] |= Bit(p.regime);
+  }
+  std::vector<const LaunchMedian*> out;
+  out.reserve(points.size());
+  for (const LaunchMedian& p : points) {
+    auto h = have.find({IndexOf(p.collective), p.problem, p.msg_bytes, p.launch});
+    const RegimeSet declared = p.launch_regimes | kSyncOnly;
+    if (h == have.end() || (declared & ~h->second) != 0) continue;
+    out.push_back(&p);
+  }
+  return out;
+}
+
+std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
+  std::map<int, BySize> by;
+  for (const LaunchMedian* p : CompletePoints(points)) {
+    if (InfoOf(p->collective).irregular) continue;
+    by[IndexOf(p->collective)][p->msg_bytes][IndexOf(p->algorithm)].Add(*p);
+  }
+  return by;
+}
+
+std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
+  std::map<int, ByPoint> by;
+  for (const LaunchMedian* p : CompletePoints(points)) {
+    if (!InfoOf(p->collective).irregular) continue;
+    by[IndexOf(p->collective)][{p->problem, p->msg_bytes}][IndexOf(p->algorithm)].Add(*p);
+  }
+  return by;
+}
+
+double MarginOf(int algorithm, const EngineOptions& o) {
+  return InfoOf(static_cast<Algorithm>(algorithm)).native() ? o.native_margin : o.margin;
+}
+
+bool Beats(const Launches& x, const Launches& y, double margin, const EngineOptions& o,
+           double* p) {
+  return SignificantlyFaster(x.medians, y.medians, o.alpha, margin, p);
+}
+
+bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p) {
+  if (o.min_paired_launches <= 0 ||
+      x.within.size() < static_cast<size_t>(o.min_paired_launches)) {
+    return false;
+  }
+  double worst = 0;
+  for (double w : x.within) {
+    if (w < 0) return false;  // a launch without the comparison: not paired
+    worst = std::max(worst, w);
+  }
+  *p = worst;
+  return worst <= o.alpha;
+}
+
+bool BeatsDefault(const Launches& x, const Launches& def, double margin,
+                  const EngineOptions& o, double* p) {
+  if (Beats(x, def, margin, o, p)) return true;
+  double paired;
+  const double mx = x.Median();
+  if (FasterInEveryLaunch(x, o, &paired) && mx > 0 &&
+      mx <= (1 - margin) * def.Median()) {
+    *p = paired;
+    return true;
+  }
+  // Or steadier than default at no cost: its median and its lower quartile
+  // within the tie band of default's, and its upper quartile significantly
+  // lower across launches, by the margin. Default itself can run in two
+  // modes (Open MPI's reduce of 1 KiB here: 3.6 or 5.8 us, the medians of a
+  // launch's even and odd repetitions 3.66 and 5.78), and its median then
+  // lands in either; linear runs 3.6-3.7 us in every repetition. The lower
+  // quartile is the fast mode's: a candidate slower there trades default's
+  // fast mode for a faster slow mode, and loses whenever a job sees mostly
+  // the fast one (Open MPI's recursive-doubling scan of 8 B in one campaign
+  // here: 3.8-4.5 against default's 3.6-4.0 us in the fast mode, 6.7-6.9
+  // against 8.6-8.8 in the slow one; the evaluation that followed saw default
+  // fast in every launch and recursive doubling 13-78 % slower).
+  const double lx = x.LowerQuartile(), ld = def.LowerQuartile();
+  if (o.tie_band > 0 && mx > 0 && mx <= (1 + o.tie_band) * def.Median() &&
+      lx > 0 && ld > 0 && lx <= (1 + o.tie_band) * ld &&
+      x.UpperQuartile() > 0 && def.UpperQuartile() > 0 &&
+      SignificantlyFaster(x.upper, def.upper, o.alpha, margin, p)) {
+    return true;
+  }
+  return false;
+}
+
+Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
+                        int64_t bytes) {
+  for (const Rule& r : current) {
+    if (r.collective == c && r.min_bytes <= static_cast<uint64_t>(bytes) &&
+        static_cast<uint64_t>(bytes) <= r.max_bytes) {
+      return r.algorithm;
+    }
+  }
+  return Algorithm::kDefault;
+}
+
+}  // namespace colltune::daemon

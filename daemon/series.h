@@ -1,0 +1,99 @@
+// The evidence of one algorithm at one point: its per-launch medians in each
+// regime, grouped by collective and size, and the tests the engine applies
+// between two algorithms (engine.h says what they mean). Internal to the engine.
+#ifndef COLLTUNE_DAEMON_SERIES_H_
+#define COLLTUNE_DAEMON_SERIES_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/catalog.h"
+#include "common/regime.h"
+#include "common/stats.h"
+#include "common/table.h"
+#include "daemon/engine.h"
+
+namespace colltune::daemon {
+
+// The launches that measured one algorithm at one size in one regime.
+struct Launches {
+  std::vector<double> medians;
+  std::vector<int64_t> ids;    // per launch: the launch (LaunchMedian::launch)
+  std::vector<double> within;  // per launch: p_faster_than_default
+  std::vector<double> upper;   // per launch: upper quartile, 0 if unknown
+  std::vector<double> lower;   // per launch: lower quartile, 0 if unknown
+  std::set<int64_t> campaigns;
+  void Add(const LaunchMedian& p) {
+    medians.push_back(p.median_seconds);
+    ids.push_back(p.launch);
+    within.push_back(p.p_faster_than_default);
+    upper.push_back(p.upper_quartile_seconds);
+    lower.push_back(p.lower_quartile_seconds);
+    campaigns.insert(p.campaign);
+  }
+  bool empty() const { return medians.empty(); }
+  double Median() const { return colltune::Median(medians); }
+  // The median over launches of the upper (lower) quartiles; 0 if any is
+  // unknown.
+  double UpperQuartile() const { return MedianIfAllKnown(upper); }
+  double LowerQuartile() const { return MedianIfAllKnown(lower); }
+
+ private:
+  static double MedianIfAllKnown(const std::vector<double>& per_launch) {
+    for (double v : per_launch) {
+      if (v <= 0) return 0;
+    }
+    return colltune::Median(per_launch);  // 0 when empty
+  }
+};
+
+// One algorithm at one point, in each regime it was timed in.
+struct Series {
+  std::array<Launches, kNumRegimes> by;
+  const Launches& sync() const { return by[IndexOf(Regime::kSync)]; }
+  const Launches& in(Regime r) const { return by[IndexOf(r)]; }
+  void Add(const LaunchMedian& p) { by[IndexOf(p.regime)].Add(p); }
+};
+
+// The points whose launch measured default in every regime it declared:
+// a launch cut short between regimes leaves its point out whole (engine.h).
+std::vector<const LaunchMedian*> CompletePoints(const std::vector<LaunchMedian>& points);
+
+using BySize = std::map<int64_t, std::map<int, Series>>;  // size -> algorithm
+
+std::map<int, BySize> Group(const std::vector<LaunchMedian>& points);
+
+// Irregular collectives: (distribution, average block bytes) -> algorithm.
+using ByPoint = std::map<std::pair<std::string, int64_t>, std::map<int, Series>>;
+
+std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points);
+
+// The margin an algorithm must win by to replace another (engine.h): the
+// library's own algorithms need less than mock-ups.
+double MarginOf(int algorithm, const EngineOptions& o);
+
+// x is significantly faster than y across launches, by `margin`.
+bool Beats(const Launches& x, const Launches& y, double margin, const EngineOptions& o,
+           double* p);
+
+// The paired test of engine.h against default: faster within every launch.
+// *p is the intersection-union p-value, the largest of the launches'.
+bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p);
+
+// x replaces default: significantly faster across launches or within every
+// launch, and faster by the margin; or as fast and significantly steadier
+// (engine.h).
+bool BeatsDefault(const Launches& x, const Launches& def, double margin,
+                  const EngineOptions& o, double* p);
+
+Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
+                        int64_t bytes);
+
+}  // namespace colltune::daemon
+
+#endif  // COLLTUNE_DAEMON_SERIES_H_
