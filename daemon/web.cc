@@ -213,6 +213,9 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
   std::unique_ptr<WebServer> web(new WebServer(tuner, token, metrics));
   const std::pair<const char*, const char*> kFiles[] = {
       {"index.html", "text/html; charset=utf-8"},
+      {"view.js", "application/javascript; charset=utf-8"},
+      {"charts.js", "application/javascript; charset=utf-8"},
+      {"sections.js", "application/javascript; charset=utf-8"},
       {"app.js", "application/javascript; charset=utf-8"},
       {"style.css", "text/css; charset=utf-8"},
       {"vendor/chart.umd.js", "application/javascript; charset=utf-8"},

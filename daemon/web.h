@@ -30,7 +30,8 @@ namespace colltune::daemon {
 struct WebOptions {
   // "PORT" (loopback), "HOST:PORT" or "[V6]:PORT"; port 0 picks a free one.
   std::string address;
-  // Holds index.html, app.js, style.css and vendor/chart.umd.js.
+  // Holds index.html, view.js, charts.js, sections.js, app.js, style.css and
+  // vendor/chart.umd.js.
   std::string web_dir;
   // Each open connection holds one; browsers open up to six per page.
   int threads = 16;

@@ -33,7 +33,7 @@ install -m 0755 "$BIN/daemon/colltuned" "$BIN/cli/colltune" \
   "$BIN/bench/colltune-bench" "$BIN/bench/colltune-bench-mpich" "$PREFIX/bin/"
 install -m 0755 "$BIN/shim/libcolltune.so" "$BIN/shim/libcolltune-mpich.so" "$PREFIX/lib/"
 install -d "$PREFIX/share/colltune/web/vendor"
-install -m 0644 web/index.html web/app.js web/style.css "$PREFIX/share/colltune/web/"
+install -m 0644 web/index.html web/view.js web/charts.js web/sections.js web/app.js web/style.css "$PREFIX/share/colltune/web/"
 install -m 0644 web/vendor/chart.umd.js "$PREFIX/share/colltune/web/vendor/"
 # Site files with the prefix written in.
 install -d "$PREFIX/share/colltune/modules" "$PREFIX/lib/systemd/system"

@@ -72,10 +72,10 @@ done
 # /usr/bin/colltuned -> /usr/share/colltune/web).
 for f in ${a[web]}; do
   case "$(basename "$f")" in
-    index.html|app.js|style.css) install -m 0644 "$f" "$R/usr/share/colltune/web/" ;;
+    index.html|view.js|charts.js|sections.js|app.js|style.css) install -m 0644 "$f" "$R/usr/share/colltune/web/" ;;
   esac
 done
-for f in index.html app.js style.css; do
+for f in index.html view.js charts.js sections.js app.js style.css; do
   [ -f "$R/usr/share/colltune/web/$f" ] || usage "the web view's $f is missing"
 done
 install -m 0644 "$chart" "$R/usr/share/colltune/web/vendor/chart.umd.js"

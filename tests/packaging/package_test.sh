@@ -93,7 +93,7 @@ fi
 FILES=(/usr/bin/colltuned /usr/bin/colltune /usr/bin/colltune-bench
   /usr/bin/colltune-bench-mpich /usr/lib/colltune/libcolltune.so
   /usr/lib/colltune/libcolltune-mpich.so /usr/share/colltune/web/index.html
-  /usr/share/colltune/web/app.js /usr/share/colltune/web/style.css
+  /usr/share/colltune/web/view.js /usr/share/colltune/web/charts.js /usr/share/colltune/web/sections.js /usr/share/colltune/web/app.js /usr/share/colltune/web/style.css
   /usr/share/colltune/web/vendor/chart.umd.js /lib/systemd/system/colltuned.service
   /usr/share/colltune/modules/colltune.lua /usr/share/colltune/modules/colltune
   /etc/default/colltuned /etc/colltune/server /usr/share/doc/colltune/copyright

@@ -33,7 +33,8 @@ BODIES = ['', '{', '[]', 'null', '{"version": "x"}', '{"version": 1e400}',
           '{"collective": "' + 'a' * 5000 + '", "algorithm": "default"}',
           '{"collective": "bcast", "algorithm": "bcast_as_allgatherv", "note": "' + '\\u0000' * 10 + '"}',
           '{"pin": {}}', '{"version": 1, "version": 2}', '\xff\xfe garbage', '{"a":' * 200]
-STATIC = {"/", "/index.html", "/app.js", "/style.css", "/vendor/chart.umd.js"}
+STATIC = {"/", "/index.html", "/view.js", "/charts.js", "/sections.js", "/app.js", "/style.css",
+          "/vendor/chart.umd.js"}
 
 
 def random_path():
