@@ -109,7 +109,7 @@ bool SlowerInSomeLaunch(const Launches& x, const Launches& y, double margin) {
 }
 
 // How a candidate fares against a baseline (default, or the incumbent) in
-// every regime of `regimes` (engine.h, "every regime counts").
+// every regime of `regimes` (docs/architecture.md, regimes first).
 struct RegimeVerdict {
   bool qualified = false;  // won one regime, slower in none
   double score = 0;        // geometric mean of its time / the baseline's
@@ -221,7 +221,7 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   return d;
 }
 
-// An irregular collective's points at one decided size (engine.h): each
+// An irregular collective's points at one decided size (docs/architecture.md): each
 // measured point (block-size distribution) is decided as a size is, and an
 // algorithm wins if it is the choice at a strict majority of points and
 // default is significantly faster than it (by the margin) at none: a choice

@@ -40,7 +40,7 @@ void ApplyOnline(const std::vector<JobMedian>& online,
     const uint64_t mid = lo == 0 ? 0
                                  : static_cast<uint64_t>(std::sqrt(
                                        static_cast<double>(lo) * static_cast<double>(hi)));
-    // Back to default within one job (engine.h): the campaign's choice for
+    // Back to default within one job (docs/architecture.md): the campaign's choice for
     // the bucket against default's explored calls in the same job.
     const Algorithm campaign_choice = DecidedAt(*decisions, c, mid);
     if (o.revert_min_calls > 0 && campaign_choice != Algorithm::kDefault) {

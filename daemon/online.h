@@ -1,5 +1,5 @@
 // Online evidence: the medians of jobs' reports laid over the campaign's
-// decisions where they are decisive (engine.h, "Online evidence"). Internal
+// decisions where they are decisive (docs/architecture.md, online evidence). Internal
 // to the engine.
 #ifndef COLLTUNE_DAEMON_ONLINE_H_
 #define COLLTUNE_DAEMON_ONLINE_H_
@@ -12,7 +12,7 @@
 namespace colltune::daemon {
 
 // The online decisions, one per size bucket where the current choice has
-// enough jobs (see engine.h), laid over the campaign's.
+// enough jobs, laid over the campaign's.
 void ApplyOnline(const std::vector<JobMedian>& online,
                  const std::vector<Rule>& current, const EngineOptions& o,
                  std::vector<Decision>* decisions);

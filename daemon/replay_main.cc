@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     medians.back().launch_regimes = p.launch_regimes;
     used_samples.push_back(std::move(*samples));
   }
-  // Each point's within-launch comparison with default (engine.h's paired
+  // Each point's within-launch comparison with default (the engine's paired
   // test), as the daemon keeps it (db/store.h), on the repetitions used.
   std::map<std::tuple<int64_t, int, int64_t, std::string, int>, size_t> default_at;
   for (size_t i = 0; i < medians.size(); ++i) {

@@ -1,6 +1,6 @@
 // The evidence of one algorithm at one point: its per-launch medians in each
 // regime, grouped by collective and size, and the tests the engine applies
-// between two algorithms (engine.h says what they mean). Internal to the engine.
+// between two algorithms (docs/architecture.md says what they mean). Internal to the engine.
 #ifndef COLLTUNE_DAEMON_SERIES_H_
 #define COLLTUNE_DAEMON_SERIES_H_
 
@@ -61,7 +61,7 @@ struct Series {
 };
 
 // The points whose launch measured default in every regime it declared:
-// a launch cut short between regimes leaves its point out whole (engine.h).
+// a launch cut short between regimes leaves its point out whole.
 std::vector<const LaunchMedian*> CompletePoints(const std::vector<LaunchMedian>& points);
 
 using BySize = std::map<int64_t, std::map<int, Series>>;  // size -> algorithm
@@ -73,7 +73,7 @@ using ByPoint = std::map<std::pair<std::string, int64_t>, std::map<int, Series>>
 
 std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points);
 
-// The margin an algorithm must win by to replace another (engine.h): the
+// The margin an algorithm must win by to replace another: the
 // library's own algorithms need less than mock-ups.
 double MarginOf(int algorithm, const EngineOptions& o);
 
@@ -81,13 +81,13 @@ double MarginOf(int algorithm, const EngineOptions& o);
 bool Beats(const Launches& x, const Launches& y, double margin, const EngineOptions& o,
            double* p);
 
-// The paired test of engine.h against default: faster within every launch.
+// The paired test against default: faster within every launch.
 // *p is the intersection-union p-value, the largest of the launches'.
 bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p);
 
 // x replaces default: significantly faster across launches or within every
 // launch, and faster by the margin; or as fast and significantly steadier
-// (engine.h).
+// (docs/architecture.md).
 bool BeatsDefault(const Launches& x, const Launches& def, double margin,
                   const EngineOptions& o, double* p);
 

@@ -1,5 +1,5 @@
 // The guideline report: where the library is beaten by one of its own
-// algorithms or a mock-up, or slower on a smaller message (engine.h).
+// algorithms or a mock-up, or slower on a smaller message.
 #include "daemon/engine.h"
 
 #include <algorithm>
