@@ -37,52 +37,42 @@ grpc::ServerUnaryReactor* TuningService::GetTable(grpc::CallbackServerContext* c
   return reactor;
 }
 
-grpc::Status TuningService::UploadMeasurements(
-    grpc::ServerContext* ctx, const v1::UploadMeasurementsRequest* r,
-    v1::UploadMeasurementsResponse* out) {
-  // The sender is recorded with the launch: munged's uid (--auth munge) or
-  // the unix-socket peer's; unknown over TCP under --auth none, if accepted
-  // at all (which checks no credential, so the request's binding is not
-  // computed).
+template <class Request>
+absl::StatusOr<Uploader> TuningService::Sender(grpc::ServerContext* ctx, const Request& r,
+                                               bool report, const char* rpc) {
   const std::optional<PeerIdentity> peer = Peer(ctx);
   Uploader from;
   if (auth_ != nullptr) {
+    // --auth none checks no credential, so the request's binding is not
+    // computed there.
     std::string cause;
     absl::StatusOr<Uploader> who = auth_->Authenticate(
-        Credential(ctx), auth_->munge() ? auth::BindingFor(*r) : auth::Binding{}, peer,
-        OnSocket(ctx), /*report=*/false, &cause);
-    if (!who.ok()) {
-      auth_->LogRefusal("UploadMeasurements", cause, who.status());
-      return ToGrpc(who.status());
-    }
-    from = *who;
-  } else if (peer) {
+        Credential(ctx), auth_->munge() ? auth::BindingFor(r) : auth::Binding{}, peer,
+        OnSocket(ctx), report, &cause);
+    if (!who.ok()) auth_->LogRefusal(rpc, cause, who.status());
+    return who;
+  }
+  if (peer) {
     from.uid = peer->uid;
     from.gid = peer->gid;
   }
-  return Reply(tuner_->UploadMeasurements(*r, from), out);
+  return from;
+}
+
+grpc::Status TuningService::UploadMeasurements(
+    grpc::ServerContext* ctx, const v1::UploadMeasurementsRequest* r,
+    v1::UploadMeasurementsResponse* out) {
+  absl::StatusOr<Uploader> from = Sender(ctx, *r, /*report=*/false, "UploadMeasurements");
+  if (!from.ok()) return ToGrpc(from.status());
+  return Reply(tuner_->UploadMeasurements(*r, *from), out);
 }
 
 grpc::Status TuningService::ReportJob(grpc::ServerContext* ctx,
                                       const v1::ReportJobRequest* r,
                                       v1::ReportJobResponse* out) {
-  const std::optional<PeerIdentity> peer = Peer(ctx);
-  Uploader from;
-  if (auth_ != nullptr) {
-    std::string cause;
-    absl::StatusOr<Uploader> who = auth_->Authenticate(
-        Credential(ctx), auth_->munge() ? auth::BindingFor(*r) : auth::Binding{}, peer,
-        OnSocket(ctx), /*report=*/true, &cause);
-    if (!who.ok()) {
-      auth_->LogRefusal("ReportJob", cause, who.status());
-      return ToGrpc(who.status());
-    }
-    from = *who;
-  } else if (peer) {
-    from.uid = peer->uid;
-    from.gid = peer->gid;
-  }
-  return Reply(tuner_->ReportJob(*r, from), out);
+  absl::StatusOr<Uploader> from = Sender(ctx, *r, /*report=*/true, "ReportJob");
+  if (!from.ok()) return ToGrpc(from.status());
+  return Reply(tuner_->ReportJob(*r, *from), out);
 }
 
 grpc::Status TuningService::ListProfiles(grpc::ServerContext*,

@@ -87,6 +87,12 @@ class TuningService final
   std::optional<PeerIdentity> Peer(const grpc::ServerContext* ctx) const;
   // Whether the call came on the unix socket (identified or not).
   static bool OnSocket(const grpc::ServerContext* ctx);
+  // Who sent an upload (`report`: a job report) named `rpc`: munged's uid
+  // (--auth munge) or the unix-socket peer's; unknown over TCP under --auth
+  // none, if accepted at all. A refusal is logged and returned.
+  template <class Request>
+  absl::StatusOr<Uploader> Sender(grpc::ServerContext* ctx, const Request& r, bool report,
+                                  const char* rpc);
 
   Tuner* tuner_;
   const AdminToken* token_;

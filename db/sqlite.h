@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -35,14 +36,20 @@ class Statement {
   // Advances to the next row: true if there is one, false when done.
   absl::StatusOr<bool> Step();
   // Calls fn(row) with this statement on each row in turn: the first error
-  // of a step is returned, else OK after the last row.
+  // of a step, or of fn where it returns absl::Status, is returned (no
+  // further row is read), else OK after the last row.
   template <class Fn>
   absl::Status EachRow(Fn&& fn) {
     for (;;) {
       absl::StatusOr<bool> row = Step();
       if (!row.ok()) return row.status();
       if (!*row) return absl::OkStatus();
-      fn(static_cast<const Statement&>(*this));
+      if constexpr (std::is_same_v<std::invoke_result_t<Fn&, const Statement&>,
+                                   absl::Status>) {
+        if (absl::Status s = fn(static_cast<const Statement&>(*this)); !s.ok()) return s;
+      } else {
+        fn(static_cast<const Statement&>(*this));
+      }
     }
   }
   // Runs a statement that returns no rows.

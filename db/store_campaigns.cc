@@ -165,35 +165,34 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
   std::vector<LaunchPoint> out;
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
+  absl::Status each = st->EachRow([&](const Statement& row) -> absl::Status {
     LaunchPoint p;
-    p.campaign_id = st->Int(0);
-    p.launch = static_cast<int>(st->Int(1));
-    absl::Status names = ReadNames(*st, 2, 3, &p.collective, &p.algorithm);
+    p.campaign_id = row.Int(0);
+    p.launch = static_cast<int>(row.Int(1));
+    absl::Status names = ReadNames(row, 2, 3, &p.collective, &p.algorithm);
     if (!names.ok()) return names;
-    p.msg_bytes = st->Int(4);
-    p.nrep = st->Int(5);
-    p.median = st->Real(6);
-    p.mean = st->Real(7);
-    p.min = st->Real(8);
-    p.max = st->Real(9);
-    p.stddev = st->Real(10);
-    p.problem = st->Text(11);
-    p.p_faster_than_default = st->IsNull(12) ? -1 : st->Real(12);
-    p.upper_quartile = st->IsNull(13) ? 0 : st->Real(13);
-    p.lower_quartile = st->IsNull(14) ? 0 : st->Real(14);
-    const std::optional<Regime> regime = ParseRegime(st->Text(15));
+    p.msg_bytes = row.Int(4);
+    p.nrep = row.Int(5);
+    p.median = row.Real(6);
+    p.mean = row.Real(7);
+    p.min = row.Real(8);
+    p.max = row.Real(9);
+    p.stddev = row.Real(10);
+    p.problem = row.Text(11);
+    p.p_faster_than_default = row.IsNull(12) ? -1 : row.Real(12);
+    p.upper_quartile = row.IsNull(13) ? 0 : row.Real(13);
+    p.lower_quartile = row.IsNull(14) ? 0 : row.Real(14);
+    const std::optional<Regime> regime = ParseRegime(row.Text(15));
     if (!regime) {
-      return absl::DataLossError(absl::StrCat("stored regime '", st->Text(15),
+      return absl::DataLossError(absl::StrCat("stored regime '", row.Text(15),
                                               "' is not one colltune knows"));
     }
     p.regime = *regime;
-    if (!ParseRegimeSet(st->Text(16), &p.launch_regimes)) p.launch_regimes = kSyncOnly;
+    if (!ParseRegimeSet(row.Text(16), &p.launch_regimes)) p.launch_regimes = kSyncOnly;
     out.push_back(p);
-  }
+    return absl::OkStatus();
+  });
+  if (!each.ok()) return each;
   return out;
 }
 absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
@@ -206,20 +205,19 @@ absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id).Bind(2, label);
   std::vector<StoredPointRow> out;
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
+  absl::Status each = st->EachRow([&](const Statement& row) -> absl::Status {
     StoredPointRow p;
-    p.launch = static_cast<int>(st->Int(0));
-    absl::Status names = ReadNames(*st, 1, 2, &p.collective, &p.algorithm);
+    p.launch = static_cast<int>(row.Int(0));
+    absl::Status names = ReadNames(row, 1, 2, &p.collective, &p.algorithm);
     if (!names.ok()) return names;
-    p.msg_bytes = st->Int(3);
-    p.samples = st->Int(4);
-    p.problem = st->Text(5);
-    p.regime = ParseRegime(st->Text(6)).value_or(Regime::kSync);
+    p.msg_bytes = row.Int(3);
+    p.samples = row.Int(4);
+    p.problem = row.Text(5);
+    p.regime = ParseRegime(row.Text(6)).value_or(Regime::kSync);
     out.push_back(p);
-  }
+    return absl::OkStatus();
+  });
+  if (!each.ok()) return each;
   return out;
 }
 absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Store::Campaigns(

@@ -212,23 +212,22 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
       "ORDER BY report_id, collective, min_bytes, algorithm");
   if (!t.ok()) return t.status();
   t->Bind(1, profile_id).Bind(2, int64_t{limit});
-  for (;;) {
-    absl::StatusOr<bool> row = t->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    auto it = index.find(t->Int(0));
-    if (it == index.end()) continue;
+  absl::Status timing_rows = t->EachRow([&](const Statement& row) -> absl::Status {
+    auto it = index.find(row.Int(0));
+    if (it == index.end()) return absl::OkStatus();
     JobReportRow::Timing timing;
-    absl::Status names = ReadNames(*t, 1, 2, &timing.collective, &timing.algorithm);
+    absl::Status names = ReadNames(row, 1, 2, &timing.collective, &timing.algorithm);
     if (!names.ok()) return names;
-    timing.min_bytes = t->Int(3);
-    timing.max_bytes = t->Int(4);
-    timing.calls = t->Int(5);
-    timing.timed_calls = t->Int(6);
-    timing.explored_calls = t->Int(7);
-    timing.median_seconds = t->Real(8);
+    timing.min_bytes = row.Int(3);
+    timing.max_bytes = row.Int(4);
+    timing.calls = row.Int(5);
+    timing.timed_calls = row.Int(6);
+    timing.explored_calls = row.Int(7);
+    timing.median_seconds = row.Real(8);
     reports[it->second].timings.push_back(timing);
-  }
+    return absl::OkStatus();
+  });
+  if (!timing_rows.ok()) return timing_rows;
 
   absl::StatusOr<Statement> c = db_->Prepare(
       "SELECT report_id, kind, collective, min_bytes, max_bytes, calls "

@@ -146,29 +146,28 @@ absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
       "FROM decision_rules WHERE table_id = ?");
   if (!rules.ok()) return rules.status();
   rules->Bind(1, table_id);
-  for (;;) {
-    absl::StatusOr<bool> r = rules->Step();
-    if (!r.ok()) return r.status();
-    if (!*r) break;
+  absl::Status each = rules->EachRow([&](const Statement& row) -> absl::Status {
     StoredRule s;
-    absl::Status names = ReadNames(*rules, 0, 3, &s.rule.collective, &s.rule.algorithm);
+    absl::Status names = ReadNames(row, 0, 3, &s.rule.collective, &s.rule.algorithm);
     if (!names.ok()) return names;
-    s.rule.min_bytes = static_cast<uint64_t>(rules->Int(1));
-    const int64_t max = rules->Int(2);
+    s.rule.min_bytes = static_cast<uint64_t>(row.Int(1));
+    const int64_t max = row.Int(2);
     s.rule.max_bytes = max < 0 ? kNoUpperBound : static_cast<uint64_t>(max);
-    s.rule.speedup = rules->Real(4);
-    s.p_value = rules->Real(5);
-    s.launches_default = static_cast<int>(rules->Int(6));
-    s.launches_algorithm = static_cast<int>(rules->Int(7));
-    s.campaigns = rules->Text(8);
-    s.pinned = rules->Int(9) != 0;
-    s.source = rules->Text(10);
+    s.rule.speedup = row.Real(4);
+    s.p_value = row.Real(5);
+    s.launches_default = static_cast<int>(row.Int(6));
+    s.launches_algorithm = static_cast<int>(row.Int(7));
+    s.campaigns = row.Text(8);
+    s.pinned = row.Int(9) != 0;
+    s.source = row.Text(10);
     // Unreadable evidence (written by hand) is shown as none, not fatal.
-    if (!rules->IsNull(11) && !ParseRegimeEvidence(rules->Text(11), &s.regimes)) {
+    if (!row.IsNull(11) && !ParseRegimeEvidence(row.Text(11), &s.regimes)) {
       s.regimes.clear();
     }
     t.rules.push_back(std::move(s));
-  }
+    return absl::OkStatus();
+  });
+  if (!each.ok()) return each;
   std::sort(t.rules.begin(), t.rules.end(),
             [](const StoredRule& a, const StoredRule& b) {
               return IndexOf(a.rule.collective) != IndexOf(b.rule.collective)
@@ -226,20 +225,19 @@ absl::StatusOr<std::vector<PinRow>> Store::Pins(int64_t profile_id) {
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
   std::vector<PinRow> out;
-  for (;;) {
-    absl::StatusOr<bool> row = st->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
+  absl::Status each = st->EachRow([&](const Statement& row) -> absl::Status {
     PinRow p;
-    p.id = st->Int(0);
-    absl::Status names = ReadNames(*st, 1, 4, &p.collective, &p.algorithm);
+    p.id = row.Int(0);
+    absl::Status names = ReadNames(row, 1, 4, &p.collective, &p.algorithm);
     if (!names.ok()) return names;
-    p.min_bytes = st->Int(2);
-    p.max_bytes = st->Int(3);
-    p.note = st->Text(5);
-    p.created_at = st->Text(6);
+    p.min_bytes = row.Int(2);
+    p.max_bytes = row.Int(3);
+    p.note = row.Text(5);
+    p.created_at = row.Text(6);
     out.push_back(std::move(p));
-  }
+    return absl::OkStatus();
+  });
+  if (!each.ok()) return each;
   return out;
 }
 
