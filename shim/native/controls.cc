@@ -66,7 +66,6 @@ class MpiT final : public Controls {
     if (type == MPI_INT && PMPI_T_cvar_handle_alloc(index, nullptr, &h, &count) == MPI_SUCCESS) {
       if (count == 1) {
         v.id = static_cast<int>(handles_.size());
-        v.is_int = true;
         handles_.push_back(h);
       } else {
         PMPI_T_cvar_handle_free(&h);
@@ -84,34 +83,34 @@ class MpiT final : public Controls {
   }
 
   std::optional<bool> ReadBool(const std::string& name) override {
-    int index = -1, count = 0, on = 0;  // the library fills one byte of `on`
-    MPI_T_cvar_handle h;
-    if (PMPI_T_cvar_get_index(name.c_str(), &index) != MPI_SUCCESS ||
-        PMPI_T_cvar_handle_alloc(index, nullptr, &h, &count) != MPI_SUCCESS) {
-      return std::nullopt;
-    }
-    const bool ok = count == 1 && PMPI_T_cvar_read(h, &on) == MPI_SUCCESS;
-    PMPI_T_cvar_handle_free(&h);
-    if (!ok) return std::nullopt;
+    int on = 0;  // the library fills one byte of it
+    if (!ReadOnce(name, &on, 1, 1)) return std::nullopt;
     return on != 0;
   }
 
   std::optional<std::string> ReadString(const std::string& name) override {
-    int index = -1, count = 0;
-    MPI_T_cvar_handle h;
-    if (PMPI_T_cvar_get_index(name.c_str(), &index) != MPI_SUCCESS ||
-        PMPI_T_cvar_handle_alloc(index, nullptr, &h, &count) != MPI_SUCCESS) {
-      return std::nullopt;
-    }
     std::vector<char> value(kMaxText + 1, 0);
-    const bool ok = count <= kMaxText && PMPI_T_cvar_read(h, value.data()) == MPI_SUCCESS;
-    PMPI_T_cvar_handle_free(&h);
-    if (!ok) return std::nullopt;
+    if (!ReadOnce(name, value.data(), 0, kMaxText)) return std::nullopt;
     return std::string(value.data());
   }
 
  private:
   MpiT() = default;
+
+  // Reads variable `name` into `buf` through a handle of its own, if it
+  // holds `least` to `most` elements.
+  static bool ReadOnce(const std::string& name, void* buf, int least, int most) {
+    int index = -1, count = 0;
+    MPI_T_cvar_handle h;
+    if (PMPI_T_cvar_get_index(name.c_str(), &index) != MPI_SUCCESS ||
+        PMPI_T_cvar_handle_alloc(index, nullptr, &h, &count) != MPI_SUCCESS) {
+      return false;
+    }
+    const bool ok = count >= least && count <= most && PMPI_T_cvar_read(h, buf) == MPI_SUCCESS;
+    PMPI_T_cvar_handle_free(&h);
+    return ok;
+  }
+
   std::vector<MPI_T_cvar_handle> handles_;
 };
 
@@ -150,7 +149,6 @@ class OpenMpiVars final : public Controls {
     // and segment sizes are "int"; a bool's storage is one byte).
     if (d->type == "int") {
       v.id = d->index;
-      v.is_int = true;
     }
     return v;
   }

@@ -23,8 +23,8 @@ namespace colltune::shim {
 class Controls {
  public:
   struct Var {
-    int id = -1;          // for Read and Write; -1: not one integer
-    bool is_int = false;  // one integer (Read and Write work)
+    int id = -1;  // for Read and Write; -1: not one integer (they cannot)
+    bool is_int() const { return id >= 0; }
     // Open MPI: the enumeration's (name, value) pairs, in its order.
     std::vector<std::pair<std::string, int>> items;
     std::string description;  // MPICH lists its algorithms here

@@ -117,7 +117,7 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
   // "error" would fail the call, "print" would write to the job's output.
   if (auto fallback = controls.Find("MPIR_CVAR_COLLECTIVE_FALLBACK")) {
     int value = -1;
-    if (fallback->is_int) controls.Read(fallback->id, &value);
+    if (fallback->is_int()) controls.Read(fallback->id, &value);
     if (value != 2) {
       notes->push_back(
           "native algorithms: MPIR_CVAR_COLLECTIVE_FALLBACK is not 'silent'; none "
@@ -148,14 +148,14 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
     const std::string cname(InfoOf(c).name);
 #if defined(OPEN_MPI)
     auto cvar = controls.Find("coll_tuned_" + cname + "_algorithm");
-    if (!cvar || !cvar->is_int || cvar->items.empty()) continue;
+    if (!cvar || !cvar->is_int() || cvar->items.empty()) continue;
     std::vector<std::pair<std::string, int>> offered;
     for (const auto& [name, value] : cvar->items) {
       if (value != 0) offered.emplace_back(name, value);  // 0, "ignore": the library decides
     }
 #else
     auto cvar = controls.Find("MPIR_CVAR_" + Upper(cname) + "_INTRA_ALGORITHM");
-    if (!cvar || !cvar->is_int) continue;
+    if (!cvar || !cvar->is_int()) continue;
     std::vector<std::string_view> known;
     for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
       const AlgorithmInfo& info = InfoOf(static_cast<Algorithm>(a));
@@ -231,7 +231,7 @@ void NativeAlgorithms::DiscoverSegments(Collective c) {
   if (variants.empty()) return;
   auto cvar = controls_->Find("coll_tuned_" + std::string(InfoOf(c).name) +
                               "_algorithm_segmentsize");
-  if (!cvar || !cvar->is_int || !Settable(*controls_, cvar->id)) return;
+  if (!cvar || !cvar->is_int() || !Settable(*controls_, cvar->id)) return;
   segment_id_[IndexOf(c)] = cvar->id;
   for (const auto& [a, value] : variants) value_[a] = value;
 }
