@@ -5,16 +5,11 @@
 
 #include <unistd.h>
 
+#include "auth/admin_token.h"
 #include "auth/client_auth.h"
 #include "client/client.h"
 
 namespace colltune::cli {
-namespace {
-
-// Must match daemon/auth.h; the CLI does not link the daemon.
-constexpr char kAdminTokenHeader[] = "x-colltune-admin-token";
-
-}  // namespace
 
 std::unique_ptr<grpc::ClientContext> Call(const Connection& c) {
   return client::WithDeadline(std::chrono::milliseconds(c.timeout_ms));
@@ -57,7 +52,7 @@ absl::StatusOr<std::unique_ptr<grpc::ClientContext>> AdminCall(
                                          " starts with an empty line");
   }
   auto call = Call(c);
-  call->AddMetadata(kAdminTokenHeader, token);
+  call->AddMetadata(auth::kAdminTokenHeader, token);
   return call;
 }
 

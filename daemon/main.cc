@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
                  "File whose first line is the token that rollback, pin and "
                  "unpin must present (none: they are refused)");
   std::string auth_mode = "none";
-  colltune::daemon::AuthOptions auth_options;
+  colltune::auth::AuthOptions auth_options;
   std::string tls_cert, tls_key;
   app.add_option("--auth", auth_mode,
                  "Uploads (job reports, campaign measurements): none (anyone "
@@ -180,9 +180,9 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  colltune::daemon::AdminToken token;
+  colltune::auth::AdminToken token;
   if (!token_file.empty()) {
-    auto loaded = colltune::daemon::AdminToken::FromFile(token_file);
+    auto loaded = colltune::auth::AdminToken::FromFile(token_file);
     if (!loaded.ok()) {
       spdlog::error("{}", loaded.status().ToString());
       return 1;
@@ -191,9 +191,9 @@ int main(int argc, char** argv) {
   }
 
   auth_options.mode = auth_mode == "munge"
-                         ? colltune::daemon::AuthOptions::Mode::kMunge
-                         : colltune::daemon::AuthOptions::Mode::kNone;
-  auto upload_auth = colltune::daemon::UploadAuth::Create(auth_options);
+                         ? colltune::auth::AuthOptions::Mode::kMunge
+                         : colltune::auth::AuthOptions::Mode::kNone;
+  auto upload_auth = colltune::auth::UploadAuth::Create(auth_options);
   if (!upload_auth.ok()) {
     spdlog::error("{}", upload_auth.status().ToString());
     return 1;
@@ -268,9 +268,9 @@ int main(int argc, char** argv) {
   // Unix-socket peers as the kernel names them (SO_PEERCRED). In a user
   // namespace that maps only some ids (systemd's PrivateUsers=yes), the
   // others all look like the overflow uid and are not identified.
-  colltune::daemon::PeerCredentials peers(colltune::daemon::IdMapping::CurrentUids(),
-                                          colltune::daemon::IdMapping::CurrentGids());
-  if (unix_listener && !colltune::daemon::IdMapping::CurrentUids().complete()) {
+  colltune::auth::PeerCredentials peers(colltune::auth::IdMapping::CurrentUids(),
+                                          colltune::auth::IdMapping::CurrentGids());
+  if (unix_listener && !colltune::auth::IdMapping::CurrentUids().complete()) {
     spdlog::warn(
         "colltuned runs in a user namespace that maps only some uids (e.g. "
         "systemd PrivateUsers=yes): unix-socket peers of unmapped uids are not "

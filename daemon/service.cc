@@ -40,7 +40,7 @@ grpc::ServerUnaryReactor* TuningService::GetTable(grpc::CallbackServerContext* c
 template <class Request>
 absl::StatusOr<Uploader> TuningService::Sender(grpc::ServerContext* ctx, const Request& r,
                                                bool report, const char* rpc) {
-  const std::optional<PeerIdentity> peer = Peer(ctx);
+  const std::optional<auth::PeerIdentity> peer = Peer(ctx);
   Uploader from;
   if (auth_ != nullptr) {
     // --auth none checks no credential, so the request's binding is not
@@ -127,7 +127,7 @@ absl::Status TuningService::CheckAdmin(
     const grpc::ServerContext* ctx, std::string_view rpc, int64_t profile_id,
     const google::protobuf::Message& request) const {
   const auto& metadata = ctx->client_metadata();
-  auto it = metadata.find(kAdminTokenHeader);
+  auto it = metadata.find(auth::kAdminTokenHeader);
   const std::string_view presented =
       it == metadata.end() ? std::string_view()
                            : std::string_view(it->second.data(), it->second.size());
@@ -138,7 +138,7 @@ absl::Status TuningService::CheckAdmin(
   // connections unasked.
   const std::string_view credential = Credential(ctx);
   if (presented.empty() && auth_ != nullptr && auth_->munge()) {
-    const std::optional<PeerIdentity> peer = Peer(ctx);
+    const std::optional<auth::PeerIdentity> peer = Peer(ctx);
     if (!credential.empty() || peer) {
       std::string cause;
       absl::Status s = auth_->AuthorizeAdmin(
@@ -151,7 +151,7 @@ absl::Status TuningService::CheckAdmin(
   return token_->Check(presented);
 }
 
-std::optional<PeerIdentity> TuningService::Peer(const grpc::ServerContext* ctx) const {
+std::optional<auth::PeerIdentity> TuningService::Peer(const grpc::ServerContext* ctx) const {
   if (peers_ == nullptr) return std::nullopt;
   return peers_->Find(ctx->peer());
 }
@@ -159,7 +159,7 @@ std::optional<PeerIdentity> TuningService::Peer(const grpc::ServerContext* ctx) 
 bool TuningService::OnSocket(const grpc::ServerContext* ctx) {
   // The unix socket's connections are accepted by colltuned and handed to
   // gRPC as "fd:N" (peer_credentials.h); TCP peers are "ipv4:..", "ipv6:..".
-  return PeerCredentials::ParseFdPeer(ctx->peer()).has_value();
+  return auth::PeerCredentials::ParseFdPeer(ctx->peer()).has_value();
 }
 
 grpc::Status TuningService::RollbackTable(grpc::ServerContext* ctx,
@@ -203,7 +203,7 @@ void RpcServer::Shutdown(std::chrono::system_clock::time_point deadline) {
 
 absl::StatusOr<std::unique_ptr<RpcServer>> StartServer(
     const std::string& address, TuningService* service, Metrics* metrics,
-    const TlsFiles* tls, PeerCredentials* peers) {
+    const TlsFiles* tls, auth::PeerCredentials* peers) {
   std::unique_ptr<UnixListener> unix_listener;
   if (address.rfind("unix:", 0) == 0) {
     std::string path = address.substr(5);

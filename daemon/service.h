@@ -12,12 +12,12 @@
 #include <grpcpp/grpcpp.h>
 
 #include "absl/status/statusor.h"
-#include "daemon/auth.h"
+#include "auth/admin_token.h"
+#include "auth/peer_credentials.h"
+#include "auth/upload_auth.h"
 #include "daemon/metrics.h"
-#include "daemon/peer_credentials.h"
 #include "daemon/tuner.h"
 #include "daemon/unix_listener.h"
-#include "daemon/upload_auth.h"
 #include "proto/colltune.grpc.pb.h"
 
 namespace colltune::daemon {
@@ -31,14 +31,14 @@ class TuningService final
     : public v1::Tuning::WithCallbackMethod_GetTable<v1::Tuning::Service> {
  public:
   // `token` guards RollbackTable, Pin and Unpin (metadata key
-  // kAdminTokenHeader).
+  // auth::kAdminTokenHeader).
   // `auth` (maybe null: --auth none) authenticates ReportJob and
   // UploadMeasurements and lets MUNGE administrators in (upload_auth.h).
   // `peers` (maybe null: none identified) names the senders of calls on the
   // unix socket (peer_credentials.h; StartServer records them there).
-  TuningService(Tuner* tuner, const AdminToken* token,
-                UploadAuth* auth = nullptr,
-                const PeerCredentials* peers = nullptr)
+  TuningService(Tuner* tuner, const auth::AdminToken* token,
+                auth::UploadAuth* auth = nullptr,
+                const auth::PeerCredentials* peers = nullptr)
       : tuner_(tuner), token_(token), auth_(auth), peers_(peers) {}
 
   grpc::ServerUnaryReactor* GetTable(grpc::CallbackServerContext* ctx,
@@ -84,7 +84,7 @@ class TuningService final
                           const google::protobuf::Message& request) const;
   // The unix-socket peer of the call, looked up as the call starts (see
   // peer_credentials.h on why its descriptor number is still its own).
-  std::optional<PeerIdentity> Peer(const grpc::ServerContext* ctx) const;
+  std::optional<auth::PeerIdentity> Peer(const grpc::ServerContext* ctx) const;
   // Whether the call came on the unix socket (identified or not).
   static bool OnSocket(const grpc::ServerContext* ctx);
   // Who sent an upload (`report`: a job report) named `rpc`: munged's uid
@@ -95,9 +95,9 @@ class TuningService final
                                   const char* rpc);
 
   Tuner* tuner_;
-  const AdminToken* token_;
-  UploadAuth* auth_;
-  const PeerCredentials* peers_;
+  const auth::AdminToken* token_;
+  auth::UploadAuth* auth_;
+  const auth::PeerCredentials* peers_;
 };
 
 // Starts a gRPC server for `service` on `address` ("unix:/path" or
@@ -135,7 +135,7 @@ class RpcServer {
 absl::StatusOr<std::unique_ptr<RpcServer>> StartServer(
     const std::string& address, TuningService* service,
     Metrics* metrics = nullptr, const TlsFiles* tls = nullptr,
-    PeerCredentials* peers = nullptr);
+    auth::PeerCredentials* peers = nullptr);
 
 }  // namespace colltune::daemon
 

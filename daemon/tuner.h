@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "auth/uploader.h"
 #include "daemon/engine.h"
 #include "daemon/metrics.h"
 #include "daemon/observed.h"
@@ -26,13 +27,7 @@
 
 namespace colltune::daemon {
 
-// Who sent an upload: the uid and gid munged vouched for, or the unix
-// socket's peer credentials; -1 when the daemon identified nobody
-// (colltuned --auth none over TCP with --insecure-accept-anonymous-uploads).
-struct Uploader {
-  int64_t uid = -1;
-  int64_t gid = -1;
-};
+using auth::Uploader;
 
 struct TunerOptions {
   std::string cluster = "default";  // for requests that name none

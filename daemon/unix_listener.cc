@@ -82,11 +82,11 @@ absl::StatusOr<std::unique_ptr<UnixListener>> UnixListener::Listen(
   return std::unique_ptr<UnixListener>(new UnixListener(path, fd, wake));
 }
 
-void UnixListener::Serve(grpc::Server* server, PeerCredentials* peers) {
+void UnixListener::Serve(grpc::Server* server, auth::PeerCredentials* peers) {
   thread_ = std::thread([this, server, peers] { AcceptLoop(server, peers); });
 }
 
-void UnixListener::AcceptLoop(grpc::Server* server, PeerCredentials* peers) {
+void UnixListener::AcceptLoop(grpc::Server* server, auth::PeerCredentials* peers) {
   pollfd fds[2] = {{fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
   while (true) {
     fds[0].revents = fds[1].revents = 0;

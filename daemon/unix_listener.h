@@ -17,7 +17,7 @@
 #include <grpcpp/server.h>
 
 #include "absl/status/statusor.h"
-#include "daemon/peer_credentials.h"
+#include "auth/peer_credentials.h"
 
 namespace colltune::daemon {
 
@@ -29,7 +29,7 @@ class UnixListener {
 
   // Starts accepting for `server` (started, and alive until Stop()),
   // recording each peer in `peers` (may be null).
-  void Serve(grpc::Server* server, PeerCredentials* peers);
+  void Serve(grpc::Server* server, auth::PeerCredentials* peers);
 
   // Stops accepting and waits for the accept thread; connections already
   // handed over stay with gRPC. Idempotent.
@@ -44,7 +44,7 @@ class UnixListener {
  private:
   UnixListener(std::string path, int fd, int wake_fd)
       : path_(std::move(path)), fd_(fd), wake_fd_(wake_fd) {}
-  void AcceptLoop(grpc::Server* server, PeerCredentials* peers);
+  void AcceptLoop(grpc::Server* server, auth::PeerCredentials* peers);
 
   std::string path_;
   int fd_;       // the listening socket

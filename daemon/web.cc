@@ -192,7 +192,7 @@ std::string DefaultWebDir() {
   return path.substr(0, prefix) + "/share/colltune/web";
 }
 
-WebServer::WebServer(Tuner* tuner, const AdminToken* token,
+WebServer::WebServer(Tuner* tuner, const auth::AdminToken* token,
                      const Metrics* metrics)
     : tuner_(tuner),
       token_(token),
@@ -205,7 +205,7 @@ WebServer::~WebServer() {
 }
 
 absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
-    const WebOptions& options, Tuner* tuner, const AdminToken* token,
+    const WebOptions& options, Tuner* tuner, const auth::AdminToken* token,
     const Metrics* metrics) {
   absl::StatusOr<std::pair<std::string, int>> address =
       ParseAddress(options.address);
@@ -423,7 +423,7 @@ void WebServer::Route() {
   // custom header, which a cross-site form cannot send, and no CORS header
   // is ever served, so another site's script cannot send it either.
   auto admin = [this](const httplib::Request& req) -> absl::Status {
-    if (absl::Status t = token_->Check(req.get_header_value(kAdminTokenHeader));
+    if (absl::Status t = token_->Check(req.get_header_value(auth::kAdminTokenHeader));
         !t.ok()) {
       return t;
     }

@@ -6,7 +6,7 @@
 // the endpoints.
 //
 // Read-only unless a request is a POST carrying the admin token (header
-// kAdminTokenHeader): rollback, pin, unpin. Static files are read once at
+// auth::kAdminTokenHeader): rollback, pin, unpin. Static files are read once at
 // start from a fixed list, so no request path ever reaches the file system.
 #ifndef COLLTUNE_DAEMON_WEB_H_
 #define COLLTUNE_DAEMON_WEB_H_
@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "absl/status/statusor.h"
-#include "daemon/auth.h"
+#include "auth/admin_token.h"
 #include "daemon/metrics.h"
 #include "daemon/tuner.h"
 
@@ -42,7 +42,7 @@ class WebServer {
   // Reads the page's files, binds and starts serving on a thread of its own.
   // With `metrics`, GET /metrics serves them in Prometheus's text format.
   static absl::StatusOr<std::unique_ptr<WebServer>> Start(
-      const WebOptions& options, Tuner* tuner, const AdminToken* token,
+      const WebOptions& options, Tuner* tuner, const auth::AdminToken* token,
       const Metrics* metrics = nullptr);
   ~WebServer();  // stops serving
 
@@ -53,11 +53,11 @@ class WebServer {
   int port() const { return port_; }
 
  private:
-  WebServer(Tuner* tuner, const AdminToken* token, const Metrics* metrics);
+  WebServer(Tuner* tuner, const auth::AdminToken* token, const Metrics* metrics);
   void Route();
 
   Tuner* tuner_;
-  const AdminToken* token_;
+  const auth::AdminToken* token_;
   const Metrics* metrics_;
   std::unique_ptr<httplib::Server> server_;
   // path -> (content type, body)

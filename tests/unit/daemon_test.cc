@@ -202,12 +202,12 @@ class DaemonTest : public ::testing::Test {
 
   grpc::ClientContext* Admin(grpc::ClientContext* ctx,
                              const std::string& token = kToken) {
-    ctx->AddMetadata(kAdminTokenHeader, token);
+    ctx->AddMetadata(auth::kAdminTokenHeader, token);
     return ctx;
   }
 
   static constexpr const char* kToken = "0123456789abcdef-test";
-  AdminToken token_{kToken};
+  auth::AdminToken token_{kToken};
   std::string dir_;
   std::unique_ptr<db::Store> store_;
   std::unique_ptr<Tuner> tuner_;
@@ -1380,7 +1380,7 @@ TEST_F(DaemonTest, ViolationsAndCampaignPoints) {
 
 TEST_F(DaemonTest, AdminRequestsAreRefusedWithoutAConfiguredToken) {
   UploadLaunches(4, 1);
-  AdminToken none;
+  auth::AdminToken none;
   TuningService open(tuner_.get(), &none);
   grpc::ServerContext server_ctx;
   v1::RollbackTableRequest rb;

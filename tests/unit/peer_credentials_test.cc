@@ -12,14 +12,19 @@
 #include <memory>
 #include <string>
 
+#include "auth/peer_credentials.h"
 #include "client/client.h"
-#include "daemon/peer_credentials.h"
 #include "daemon/service.h"
 #include "daemon/tuner.h"
 #include "db/store.h"
 
 namespace colltune::daemon {
 namespace {
+
+using auth::AdminToken;
+using auth::IdMapping;
+using auth::PeerCredentials;
+using auth::PeerIdentity;
 
 TEST(ParseFdPeer, TakesOnlyWhatAddInsecureChannelFromFdNames) {
   EXPECT_EQ(PeerCredentials::ParseFdPeer("fd:0"), 0);

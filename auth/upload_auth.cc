@@ -1,4 +1,4 @@
-#include "daemon/upload_auth.h"
+#include "auth/upload_auth.h"
 
 #include <grp.h>
 #include <munge.h>
@@ -11,7 +11,7 @@
 
 #include "auth/munge.h"
 
-namespace colltune::daemon {
+namespace colltune::auth {
 namespace {
 
 double Now() {
@@ -63,37 +63,37 @@ absl::StatusOr<std::unique_ptr<UploadAuth>> UploadAuth::Create(
 }
 
 absl::StatusOr<Uploader> UploadAuth::Decode(std::string_view credential,
-                                            const auth::Binding& expected,
+                                            const Binding& expected,
                                             std::string* cause,
                                             std::string* payload_rpc) {
   if (credential.empty()) {
     *cause = "no credential";
     return absl::UnauthenticatedError(
         "this colltuned requires a MUNGE credential on uploads (metadata " +
-        std::string(auth::kMungeHeader) +
+        std::string(kMungeHeader) +
         "; the colltune client adds one when it finds munged: "
         "COLLTUNE_MUNGE_SOCKET or --munge-socket)");
   }
-  if (credential.size() > auth::kMaxCredentialBytes) {
+  if (credential.size() > kMaxCredentialBytes) {
     *cause = "oversized credential";
     return absl::InvalidArgumentError(
         "MUNGE credential of " + std::to_string(credential.size()) +
-        " bytes, more than " + std::to_string(auth::kMaxCredentialBytes));
+        " bytes, more than " + std::to_string(kMaxCredentialBytes));
   }
   int munge_error = 0;
-  absl::StatusOr<auth::MungeIdentity> id =
-      auth::MungeDecode(options_.munge_socket, std::string(credential), &munge_error);
+  absl::StatusOr<MungeIdentity> id =
+      MungeDecode(options_.munge_socket, std::string(credential), &munge_error);
   if (!id.ok()) {
     *cause = CauseOfMunge(munge_error);
     return id.status();
   }
-  absl::StatusOr<auth::Binding> bound = auth::ParseBinding(id->payload);
+  absl::StatusOr<Binding> bound = ParseBinding(id->payload);
   if (!bound.ok()) {
     *cause = "not a colltune credential";
     return bound.status();
   }
   *payload_rpc = bound->rpc;
-  if (absl::Status s = auth::CheckBinding(*bound, expected); !s.ok()) {
+  if (absl::Status s = CheckBinding(*bound, expected); !s.ok()) {
     *cause = "credential bound to another request";
     return s;
   }
@@ -104,7 +104,7 @@ absl::StatusOr<Uploader> UploadAuth::Decode(std::string_view credential,
 }
 
 absl::StatusOr<Uploader> UploadAuth::Identify(
-    std::string_view credential, const auth::Binding& expected,
+    std::string_view credential, const Binding& expected,
     const std::optional<PeerIdentity>& peer, std::string* cause) {
   if (credential.empty() && peer) {
     // The kernel's word for who connected to the unix socket.
@@ -129,7 +129,7 @@ absl::StatusOr<Uploader> UploadAuth::Identify(
 }
 
 absl::StatusOr<Uploader> UploadAuth::Authenticate(
-    std::string_view credential, const auth::Binding& expected,
+    std::string_view credential, const Binding& expected,
     const std::optional<PeerIdentity>& peer, bool on_socket, bool report,
     std::string* cause) {
   if (!munge()) {
@@ -157,7 +157,7 @@ absl::StatusOr<Uploader> UploadAuth::Authenticate(
 }
 
 absl::Status UploadAuth::TakeRate(const Uploader& who, bool report, std::string* cause) {
-  auth::TokenBuckets& buckets = report ? reports_ : uploads_;
+  TokenBuckets& buckets = report ? reports_ : uploads_;
   if (buckets.Take(who.uid, Now())) return absl::OkStatus();
   const bool anonymous = who.uid < 0;
   *cause = std::string(report ? "report" : "upload") + " rate of " +
@@ -206,7 +206,7 @@ absl::Status UploadAuth::RequireAdmin(const Uploader& who, std::string* cause) c
 }
 
 absl::Status UploadAuth::AuthorizeAdmin(std::string_view credential,
-                                        const auth::Binding& expected,
+                                        const Binding& expected,
                                         const std::optional<PeerIdentity>& peer,
                                         std::string* cause) {
   absl::StatusOr<Uploader> who = Identify(credential, expected, peer, cause);
@@ -228,4 +228,4 @@ void UploadAuth::LogRefusal(std::string_view rpc, std::string_view cause,
   }
 }
 
-}  // namespace colltune::daemon
+}  // namespace colltune::auth

@@ -1,8 +1,8 @@
-#include "daemon/auth.h"
+#include "auth/admin_token.h"
 
 #include <fstream>
 
-namespace colltune::daemon {
+namespace colltune::auth {
 
 absl::StatusOr<AdminToken> AdminToken::FromFile(const std::string& path) {
   std::ifstream in(path);
@@ -40,4 +40,4 @@ absl::Status AdminToken::Check(std::string_view presented) const {
   return absl::OkStatus();
 }
 
-}  // namespace colltune::daemon
+}  // namespace colltune::auth

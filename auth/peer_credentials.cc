@@ -1,11 +1,11 @@
-#include "daemon/peer_credentials.h"
+#include "auth/peer_credentials.h"
 
 #include <climits>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-namespace colltune::daemon {
+namespace colltune::auth {
 namespace {
 
 int64_t ReadNumber(const char* path, int64_t fallback) {
@@ -106,4 +106,4 @@ std::optional<int> PeerCredentials::ParseFdPeer(std::string_view peer) {
   return static_cast<int>(n);
 }
 
-}  // namespace colltune::daemon
+}  // namespace colltune::auth

@@ -1,7 +1,7 @@
 // Who may upload, and how fast (colltuned --auth munge).
 //
 // With --auth munge, ReportJob and UploadMeasurements must carry a MUNGE
-// credential (metadata key auth::kMungeHeader) bound to the request
+// credential (metadata key kMungeHeader) bound to the request
 // (auth/binding.h). It is decoded by the munged at --munge-socket: munged
 // vouches for the sender's uid and gid and refuses credentials that are
 // forged (another key), expired or replayed; the binding must then match the
@@ -28,8 +28,8 @@
 // bucket.
 //
 // Every refusal is logged, at most once per cause per minute.
-#ifndef COLLTUNE_DAEMON_UPLOAD_AUTH_H_
-#define COLLTUNE_DAEMON_UPLOAD_AUTH_H_
+#ifndef COLLTUNE_AUTH_UPLOAD_AUTH_H_
+#define COLLTUNE_AUTH_UPLOAD_AUTH_H_
 
 #include <sys/types.h>
 
@@ -40,11 +40,11 @@
 
 #include "absl/status/statusor.h"
 #include "auth/binding.h"
+#include "auth/peer_credentials.h"
 #include "auth/rate_limit.h"
-#include "daemon/peer_credentials.h"
-#include "daemon/tuner.h"
+#include "auth/uploader.h"
 
-namespace colltune::daemon {
+namespace colltune::auth {
 
 struct AuthOptions {
   enum class Mode { kNone, kMunge };
@@ -78,7 +78,7 @@ class UploadAuth {
   // senders'), UNAVAILABLE (munged down). *cause gets a short fixed name of
   // the reason.
   absl::StatusOr<Uploader> Authenticate(std::string_view credential,
-                                        const auth::Binding& expected,
+                                        const Binding& expected,
                                         const std::optional<PeerIdentity>& peer,
                                         bool on_socket, bool report, std::string* cause);
 
@@ -86,7 +86,7 @@ class UploadAuth {
   // peer; --auth munge only): OK for uid 0 or an --admin-group member, with
   // the binding matching and munged's uid the peer's.
   absl::Status AuthorizeAdmin(std::string_view credential,
-                              const auth::Binding& expected,
+                              const Binding& expected,
                               const std::optional<PeerIdentity>& peer,
                               std::string* cause);
 
@@ -100,11 +100,11 @@ class UploadAuth {
         reports_(o.reports_per_uid_per_minute),
         uploads_(o.uploads_per_uid_per_minute) {}
   absl::StatusOr<Uploader> Decode(std::string_view credential,
-                                  const auth::Binding& expected, std::string* cause,
+                                  const Binding& expected, std::string* cause,
                                   std::string* payload_rpc);
   // The sender: the credential's (checked against the peer), else the peer.
   absl::StatusOr<Uploader> Identify(std::string_view credential,
-                                    const auth::Binding& expected,
+                                    const Binding& expected,
                                     const std::optional<PeerIdentity>& peer,
                                     std::string* cause);
   absl::Status RequireAdmin(const Uploader& who, std::string* cause) const;
@@ -115,10 +115,10 @@ class UploadAuth {
 
   AuthOptions options_;
   std::optional<gid_t> admin_gid_;
-  auth::TokenBuckets reports_, uploads_;
-  auth::LogLimiter log_;
+  TokenBuckets reports_, uploads_;
+  LogLimiter log_;
 };
 
-}  // namespace colltune::daemon
+}  // namespace colltune::auth
 
-#endif  // COLLTUNE_DAEMON_UPLOAD_AUTH_H_
+#endif  // COLLTUNE_AUTH_UPLOAD_AUTH_H_

@@ -21,8 +21,8 @@
 // handed over by this process's accept loop have "fd:" peers (gRPC's own TCP
 // listener names its peers "ipv4:..."/"ipv6:..."), so a number reused by
 // anything else (a database file, a TCP connection) is never looked up.
-#ifndef COLLTUNE_DAEMON_PEER_CREDENTIALS_H_
-#define COLLTUNE_DAEMON_PEER_CREDENTIALS_H_
+#ifndef COLLTUNE_AUTH_PEER_CREDENTIALS_H_
+#define COLLTUNE_AUTH_PEER_CREDENTIALS_H_
 
 #include <sys/types.h>
 
@@ -34,7 +34,7 @@
 #include <utility>
 #include <vector>
 
-namespace colltune::daemon {
+namespace colltune::auth {
 
 // What the kernel said about a unix-socket peer. gid is -1 when it cannot
 // be trusted (see IdMapping). The pid is informative only (pids are reused).
@@ -98,6 +98,6 @@ class PeerCredentials {
   std::unordered_map<int, PeerIdentity> by_fd_;
 };
 
-}  // namespace colltune::daemon
+}  // namespace colltune::auth
 
-#endif  // COLLTUNE_DAEMON_PEER_CREDENTIALS_H_
+#endif  // COLLTUNE_AUTH_PEER_CREDENTIALS_H_

@@ -1,8 +1,8 @@
 // The admin token that guards state-changing requests (rollback, pin,
 // unpin). Read from a file at start; with none configured every such request
 // is refused, so a daemon never runs open by accident.
-#ifndef COLLTUNE_DAEMON_AUTH_H_
-#define COLLTUNE_DAEMON_AUTH_H_
+#ifndef COLLTUNE_AUTH_ADMIN_TOKEN_H_
+#define COLLTUNE_AUTH_ADMIN_TOKEN_H_
 
 #include <string>
 #include <string_view>
@@ -10,7 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-namespace colltune::daemon {
+namespace colltune::auth {
 
 class AdminToken {
  public:
@@ -33,6 +33,6 @@ class AdminToken {
 // The gRPC metadata key (and HTTP header) that carries the token.
 inline constexpr char kAdminTokenHeader[] = "x-colltune-admin-token";
 
-}  // namespace colltune::daemon
+}  // namespace colltune::auth
 
-#endif  // COLLTUNE_DAEMON_AUTH_H_
+#endif  // COLLTUNE_AUTH_ADMIN_TOKEN_H_
