@@ -68,6 +68,20 @@ bool IdMapping::Vouches(int64_t id) const {
   return false;
 }
 
+// Why a descriptor number is a sound key although numbers are reused: gRPC
+// 1.51 gives a call no way to its connection, and names every connection it
+// accepted itself on a unix socket just "unix:", hence the handover
+// (grpc::AddInsecureChannelFromFd names it "fd:<N>"). A call holds its
+// stream, the stream its transport, and the transport closes its endpoint
+// (the descriptor) only when it is destroyed (chttp2's
+// ~grpc_chttp2_transport -> grpc_endpoint_destroy; a disconnect only shuts
+// the socket down). So while a call exists its connection's descriptor is
+// open and no accept() can return the same number; when accept() does return
+// it again, the old connection and all its calls are gone, and Record()
+// overwrites the entry before gRPC sees the new connection. Only connections
+// handed over by this process's accept loop have "fd:" peers (gRPC's own TCP
+// listener names its peers "ipv4:..."/"ipv6:..."), so a number reused by
+// anything else (a database file, a TCP connection) is never looked up.
 void PeerCredentials::Record(int fd, pid_t pid, uid_t uid, gid_t gid) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!uids_.Vouches(uid)) {

@@ -1,26 +1,10 @@
 // Who is at the other end of a unix-socket connection (SO_PEERCRED), for
-// the calls that arrive on it.
-//
-// gRPC 1.51 gives a call no way to its connection, and the peer string of a
-// connection gRPC accepted itself is "unix:" for all. So colltuned accepts
-// unix-socket connections itself (daemon/unix_listener.h), asks the kernel
-// who connected (SO_PEERCRED: pid, uid, gid at connect()), records that here
-// under the connection's file descriptor, and hands the descriptor to gRPC
-// with grpc::AddInsecureChannelFromFd, which names the connection "fd:<N>":
-// that is what ServerContext::peer() says for every call on it. A call
-// finds its sender with Find(ctx->peer()).
-//
-// Why a descriptor number is a sound key although numbers are reused: a call
-// holds its stream, the stream holds its transport, and the transport closes
-// its endpoint (the descriptor) only when it is destroyed (chttp2's
-// ~grpc_chttp2_transport -> grpc_endpoint_destroy; a disconnect only shuts the
-// socket down). So while a call exists, its connection's descriptor is open
-// and no accept() can return the same number; when accept() does return it
-// again, the old connection and all its calls are gone, and Record()
-// overwrites the entry before gRPC sees the new connection. Only connections
-// handed over by this process's accept loop have "fd:" peers (gRPC's own TCP
-// listener names its peers "ipv4:..."/"ipv6:..."), so a number reused by
-// anything else (a database file, a TCP connection) is never looked up.
+// the calls that arrive on it. colltuned accepts unix-socket connections
+// itself (daemon/unix_listener.h), records each peer here under the
+// connection's descriptor and hands the descriptor to gRPC, which names
+// every call on it "fd:<N>"; a call finds its sender with
+// Find(ctx->peer()). Why a reused descriptor number cannot name the wrong
+// peer: peer_credentials.cc.
 #ifndef COLLTUNE_AUTH_PEER_CREDENTIALS_H_
 #define COLLTUNE_AUTH_PEER_CREDENTIALS_H_
 

@@ -1,33 +1,12 @@
-// Who may upload, and how fast (colltuned --auth munge).
+// Who may upload, and how fast (colltuned --auth).
 //
-// With --auth munge, ReportJob and UploadMeasurements must carry a MUNGE
-// credential (metadata key kMungeHeader) bound to the request
-// (auth/binding.h). It is decoded by the munged at --munge-socket: munged
-// vouches for the sender's uid and gid and refuses credentials that are
-// forged (another key), expired or replayed; the binding must then match the
-// request received. The uid is rate-limited (a token bucket per uid) and
-// recorded with the report or the campaign launch. Reads never need a
-// credential.
-//
-// Administrative calls (rollback, pin, unpin) accept the admin token as
-// before, or a MUNGE credential bound to the call from uid 0 or from a
-// member of --admin-group.
-//
-// On the unix socket the kernel names the sender (SO_PEERCRED,
-// peer_credentials.h), as trustworthy as munged's word: with --auth munge,
-// an upload or an administrative call that comes without a credential is
-// that peer's (same rate limits, same --online-min-uids rule, no Slurm job
-// id); one that comes with a credential is verified as before and refused
-// when munged's uid is not the peer's. With --auth none a unix-socket
-// peer's uid and gid are recorded with its reports and campaign launches
-// (service.cc) and administrative calls still need the token; an upload
-// nobody vouches for (TCP) is refused unless the administrator accepts
-// anonymous uploads (--insecure-accept-anonymous-uploads), and then it is
-// recorded with no uid, which never counts toward --online-min-uids. The
-// rate limits hold in every mode: per uid, and anonymous senders share one
-// bucket.
-//
-// Every refusal is logged, at most once per cause per minute.
+// Promises: an upload or job report is accepted only from a sender someone
+// vouches for (munged, or the kernel for a unix-socket peer), unless the
+// administrator accepts anonymous uploads; a credential must be bound to the
+// request it came with; every sender (anonymous ones sharing one) has a
+// rate; reads never need a credential; every refusal is logged, at most once
+// per cause per minute. The modes in full: docs/architecture.md, "Trust
+// model".
 #ifndef COLLTUNE_AUTH_UPLOAD_AUTH_H_
 #define COLLTUNE_AUTH_UPLOAD_AUTH_H_
 

@@ -1,38 +1,12 @@
 // The MPI library's own algorithms (`native:<name>`), forced call by call.
 //
-// Libraries choose among their algorithms with fixed rules; colltune's tables
-// may name one of them instead. What a running library offers, and the value
-// that forces each, is asked of the library itself through MPI_T:
-//
-//  * Open MPI (coll/tuned): the enumeration of `coll_tuned_<coll>_algorithm`
-//    names the algorithms. Its value is read when a communicator is created
-//    (and only if `coll_tuned_use_dynamic_rules` was on at MPI_Init, which
-//    the shim's MPI_Init arranges, native_init.h), and so is its segment size
-//    (`coll_tuned_<coll>_algorithm_segmentsize`, forced for the catalogue's
-//    `_seg<k>k` variants). So an algorithm runs on a
-//    shadow communicator: the user's group in the user's order, created with
-//    the variable set and restored at once, on the first call that needs it
-//    (every rank is in that call: decisions are rank-consistent), at most
-//    NativeComms::kDefaultMaxShadows per communicator, freed with it. MPI_Comm_create copies no
-//    attributes, so no user copy callback runs; the shadow reports errors
-//    through the user communicator's error handler.
-//  * MPICH: `MPIR_CVAR_<COLL>_INTRA_ALGORITHM` is read at every call, an
-//    integer whose values are the positions of the names its description
-//    lists. The shim writes it before the call and restores it after. A value
-//    MPICH does not list aborts the job, so a description that does not
-//    parse completely gives that collective no native algorithm at all.
-//
-// Both controls are process-wide. Under MPI_THREAD_MULTIPLE another thread
-// could create a communicator (Open MPI) or call a collective (MPICH) while
-// one is set. Open MPI's shadows carry their algorithm once made, so there
-// they are made only inside MPI_Init, where no other thread can call MPI,
-// for MPI_COMM_WORLD (MakeStartShadows); other communicators run the
-// default. MPICH offers nothing per communicator (and reads its selection
-// file only at MPI_Init): no native algorithm runs. DiscoverEverywhere keeps an
-// algorithm only where every rank could write its control, and a shadow only
-// where every rank made one, so every verdict here is rank-consistent. Where
-// the library's algorithm is wrong for a form of call (common/quirks.h), the
-// default runs those calls.
+// Promises: what the running library offers is asked of the library itself;
+// every verdict (an algorithm offered, a shadow communicator made, forcing
+// failed) is the same on every rank; a call of a form the library gets wrong
+// (common/quirks.h), or any failure to force, runs the default. How each
+// library is forced (Open MPI: shadow communicators made with its control
+// set; MPICH: its control written around the call) and why:
+// docs/architecture.md, "The library's own algorithms".
 #ifndef COLLTUNE_SHIM_NATIVE_NATIVE_H_
 #define COLLTUNE_SHIM_NATIVE_NATIVE_H_
 

@@ -1,33 +1,12 @@
 // What jobs measure of themselves: online sampling and exploration.
 //
-// Each communicator counts its calls per collective. Every so many calls (a
-// pseudo-random gap whose mean is 1 / sample fraction, drawn from a generator
-// seeded alike on every rank) comes an *event*: that call is timed (two
-// clock reads) into the communicator's statistics for (collective,
-// algorithm, size bucket), a log-scale histogram. Some events also
-// *explore*: once a bucket has seen enough calls, every explore_every-th
-// event of the bucket starts a burst that runs an eligible alternative to
-// the table's choice for the next kBurst calls of the bucket, so the daemon
-// learns about algorithms the campaign did not cover: default every other
-// burst where the table changed the algorithm (the baseline a change is
-// judged against), the others in turn.
-// A burst's first call warms the alternative up (scratch, caches, the
-// library's internal state) and is not timed: a lone call of an algorithm
-// the job otherwise never runs is measured cold, and cold measurements would
-// favour whatever the table already chose.
-//
-// Everything that decides an event or an exploration is a per-communicator
-// call counter, the rank-invariant message-size key and settings rank 0
-// broadcast: every rank of the communicator makes the same choice on the same
-// call, which MPI requires (a mismatch deadlocks). Clocks and local state
-// only feed the statistics.
-//
-// The calls between events cost one increment and one compare. Without
-// exploration nothing needs to agree between ranks, and the runtime picks
-// the calls to time with a per-thread countdown instead, without looking at
-// the communicator (observer.h's counters then stay idle). Statistics
-// live with the communicator and are folded into the process's totals when it
-// is freed (or at MPI_Finalize), where report.h takes them.
+// Promises: every choice of a call to time or to explore depends only on a
+// per-communicator call counter, the rank-invariant size key and settings
+// rank 0 broadcast, so every rank makes it on the same call (clocks and local
+// state only feed the statistics); a call that is neither costs one
+// increment and one compare; an exploration's first call is not timed. The
+// scheme (events, bursts, the default as baseline): docs/architecture.md,
+// "The shim".
 #ifndef COLLTUNE_SHIM_RUNTIME_OBSERVER_H_
 #define COLLTUNE_SHIM_RUNTIME_OBSERVER_H_
 
