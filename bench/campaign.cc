@@ -15,13 +15,14 @@
 #include <tuple>
 
 #include "bench/measure.h"
-#include "bench/regimes.h"
 #include "bench/options.h"
+#include "bench/regimes.h"
 #include "bench/upload.h"
 #include "client/client.h"
 #include "common/problems.h"
 #include "common/regime.h"
 #include "common/stats.h"
+#include "proto/context.h"
 
 namespace colltune::bench {
 namespace {
@@ -36,14 +37,9 @@ std::string Hostname() {
 }
 
 v1::Context ContextProto(const Options& o, const Bench& b) {
-  v1::Context ctx;
-  ctx.set_cluster(o.cluster);
-  ctx.set_library(b.context.library);
-  ctx.set_library_version(b.context.library_version);
-  ctx.set_comm_size(b.context.comm_size);
-  ctx.set_nodes(b.context.nodes);
-  ctx.set_ppn(b.context.ppn);
-  return ctx;
+  JobContext c = b.context;
+  c.cluster = o.cluster;
+  return ContextToProto(c);
 }
 
 // What this launch already stored (rank 0 asks the daemon), made known to

@@ -248,11 +248,11 @@ int main(int argc, char** argv) {
   std::function<void(const char*, double)> run;
   {
     colltune::wire::TableRequest request;
-    request.library = "Open MPI";
-    request.library_version = "4.1.4";
-    request.comm_size = comm_size;
-    request.nodes = 1;
-    request.ppn = comm_size;
+    request.context.library = "Open MPI";
+    request.context.library_version = "4.1.4";
+    request.context.comm_size = comm_size;
+    request.context.nodes = 1;
+    request.context.ppn = comm_size;
     request.decisions_only = true;  // as the shim asks
     // rate 0: the burst.
     run = [&, bytes = colltune::wire::EncodeGetTableRequest(request)](

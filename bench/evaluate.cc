@@ -36,14 +36,15 @@
 #include <string>
 #include <vector>
 
-#include "common/evaluation.h"
 #include "bench/measure.h"
-#include "bench/regimes.h"
 #include "bench/options.h"
+#include "bench/regimes.h"
 #include "client/client.h"
+#include "common/evaluation.h"
 #include "common/problems.h"
 #include "common/stats.h"
 #include "common/table.h"
+#include "proto/context.h"
 #include "shim/runtime/cache.h"
 #include "shim/runtime/dispatch_table.h"
 
@@ -76,13 +77,9 @@ bool LoadTable(const Options& o, const Bench& b, Table* table) {
     } else if (!o.server.empty()) {
       auto stub = client::Connect(o.server);
       v1::GetTableRequest request;
-      v1::Context* ctx = request.mutable_context();
-      ctx->set_cluster(o.cluster);
-      ctx->set_library(b.context.library);
-      ctx->set_library_version(b.context.library_version);
-      ctx->set_comm_size(b.context.comm_size);
-      ctx->set_nodes(b.context.nodes);
-      ctx->set_ppn(b.context.ppn);
+      JobContext context = b.context;
+      context.cluster = o.cluster;
+      *request.mutable_context() = ContextToProto(context);
       v1::GetTableResponse response;
       auto rpc = client::WithDeadline(std::chrono::milliseconds(o.timeout_ms));
       grpc::Status s = stub->GetTable(rpc.get(), request, &response);

@@ -90,7 +90,7 @@ struct Bench {
   // algorithm measured, under Open MPI).
   std::unique_ptr<shim::NativeAlgorithms> natives;
   std::unique_ptr<shim::NativeComms> native_comms;
-  shim::JobContext context;
+  JobContext context;
   ReduceType reduce{};
   std::vector<Collective> collectives;
   std::vector<int64_t> sizes;

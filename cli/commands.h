@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/slurm_launcher.h"
+#include "common/job_context.h"
 
 namespace colltune::cli {
 
@@ -25,8 +26,7 @@ enum class Format { kText, kJson, kShim };
 
 // inspect.cc: what the daemon knows.
 struct TableArgs {
-  std::string cluster, library, library_version;
-  int comm_size = 0, nodes = 0, ppn = 0;
+  JobContext context;
   Format format = Format::kText;
 };
 // Every algorithm colltune knows, by collective; with `library` ("Open MPI",

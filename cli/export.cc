@@ -39,6 +39,7 @@
 #include "common/catalog.h"
 #include "common/limits.h"
 #include "common/table.h"
+#include "proto/context.h"
 
 namespace colltune::cli {
 namespace {
@@ -82,16 +83,11 @@ absl::StatusOr<Table> TableFromDaemon(const Connection& c, const ExportArgs& arg
                                       const Target& t, std::string* source) {
   auto stub = client::Connect(c.server);
   v1::GetTableRequest request;
-  v1::Context* ctx = request.mutable_context();
-  ctx->set_cluster(args.context.cluster);
-  ctx->set_library(args.context.library.empty() ? std::string(t.library_name)
-                                                : args.context.library);
-  ctx->set_library_version(args.context.library_version);
+  JobContext context = args.context;
+  if (context.library.empty()) context.library = std::string(t.library_name);
   // Without a size: a job as large as allowed gets every measured size.
-  ctx->set_comm_size(args.context.comm_size > 0 ? args.context.comm_size
-                                                : limits::kMaxCommSize);
-  ctx->set_nodes(args.context.nodes);
-  ctx->set_ppn(args.context.ppn);
+  if (context.comm_size <= 0) context.comm_size = limits::kMaxCommSize;
+  *request.mutable_context() = ContextToProto(context);
   v1::GetTableResponse response;
   grpc::Status status = stub->GetTable(Call(c).get(), request, &response);
   if (!status.ok()) return client::FromGrpc(status, c.server);

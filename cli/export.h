@@ -24,7 +24,7 @@ struct ExportArgs {
   // The daemon's table: cluster, library (default: the format's), version,
   // nodes, ppn. comm_size 0: every section the daemon has; else only the
   // section of exactly that size (for --table too).
-  TableArgs context;
+  JobContext context;
   std::string output;  // empty: stdout
   // ompi-rules: export algorithms that are wrong for non-commutative
   // operations too (Open MPI's rules cannot tell operations apart).

@@ -15,6 +15,7 @@
 #include "common/catalog.h"
 #include "common/quirks.h"
 #include "common/table.h"
+#include "proto/context.h"
 
 namespace colltune::cli {
 namespace {
@@ -134,13 +135,7 @@ int Quirks(bool as_json, const std::string& library) {
 int ShowTable(const Connection& c, const TableArgs& args) {
   auto stub = client::Connect(c.server);
   v1::GetTableRequest request;
-  v1::Context* ctx = request.mutable_context();
-  ctx->set_cluster(args.cluster);
-  ctx->set_library(args.library);
-  ctx->set_library_version(args.library_version);
-  ctx->set_comm_size(args.comm_size);
-  ctx->set_nodes(args.nodes);
-  ctx->set_ppn(args.ppn);
+  *request.mutable_context() = ContextToProto(args.context);
   v1::GetTableResponse response;
   grpc::Status status = stub->GetTable(Call(c).get(), request, &response);
   if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
@@ -159,7 +154,7 @@ int ShowTable(const Connection& c, const TableArgs& args) {
     std::cout << FormatTable(*table) << std::flush;
     std::_Exit(std::cout.good() ? 0 : 1);
   }
-  const Section* chosen = SelectSection(*table, args.comm_size);
+  const Section* chosen = SelectSection(*table, args.context.comm_size);
   const v1::TableSection* section = nullptr;
   for (const v1::TableSection& s : response.table().sections()) {
     if (chosen != nullptr && s.comm_size() == static_cast<int>(chosen->comm_size)) {
@@ -178,7 +173,7 @@ int ShowTable(const Connection& c, const TableArgs& args) {
     return 0;
   }
   const v1::Context& served = response.table().context();
-  printf("decision table for %d processes on cluster '%s'", args.comm_size,
+  printf("decision table for %d processes on cluster '%s'", args.context.comm_size,
          served.cluster().c_str());
   if (!served.library().empty()) {
     printf(", %s %s", served.library().c_str(),
@@ -188,7 +183,7 @@ int ShowTable(const Connection& c, const TableArgs& args) {
   if (section == nullptr) {
     printf("no profile within a factor of 2 of %d processes: every collective "
            "runs the library's default\n",
-           args.comm_size);
+           args.context.comm_size);
     return 0;
   }
   printf("from the profile of %d processes (profile %lld, table version %lld, "

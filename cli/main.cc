@@ -142,19 +142,19 @@ int main(int argc, char** argv) {
   std::string format = "text";
   CLI::App* table_cmd = app.add_subcommand(
       "table", "Print the decision table a job of this shape would get");
-  table_cmd->add_option("--comm-size", table.comm_size, "Processes in the job")
+  table_cmd->add_option("--comm-size", table.context.comm_size, "Processes in the job")
       ->required()
       ->check(CLI::Range(1, 1 << 24));
-  table_cmd->add_option("--cluster", table.cluster,
+  table_cmd->add_option("--cluster", table.context.cluster,
                         "Cluster (default: the daemon's)");
-  table_cmd->add_option("--library", table.library,
+  table_cmd->add_option("--library", table.context.library,
                         "MPI library, e.g. \"Open MPI\" (default: the only one "
                         "profiled)");
-  table_cmd->add_option("--library-version", table.library_version,
+  table_cmd->add_option("--library-version", table.context.library_version,
                         "MPI library version, e.g. 4.1.4");
-  table_cmd->add_option("--nodes", table.nodes, "Nodes of the job")
+  table_cmd->add_option("--nodes", table.context.nodes, "Nodes of the job")
       ->check(CLI::Range(0, 1 << 24));
-  table_cmd->add_option("--ppn", table.ppn, "Processes per node")
+  table_cmd->add_option("--ppn", table.context.ppn, "Processes per node")
       ->check(CLI::Range(0, 1 << 24));
   table_cmd->add_flag("--json", json, "JSON output (same as --format=json)");
   table_cmd

@@ -8,6 +8,7 @@
 #include "common/limits.h"
 #include "common/paths.h"
 #include "common/table_wire.h"
+#include "proto/context.h"
 
 namespace colltune::client {
 
@@ -79,12 +80,7 @@ absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
 
 v1::ReportJobRequest ReportToProto(const Report& r) {
   v1::ReportJobRequest out;
-  v1::Context* c = out.mutable_context();
-  c->set_library(r.library);
-  c->set_library_version(r.library_version);
-  c->set_comm_size(r.comm_size);
-  c->set_nodes(r.nodes);
-  c->set_ppn(r.ppn);
+  *out.mutable_context() = ContextToProto(r.context);
   out.set_job_id(r.job_id);
   out.set_run_id(r.run_id);
   out.set_table_version(r.table_version);

@@ -36,11 +36,11 @@ std::string FormatReport(const Report& r) {
   out << "colltune-report " << kReportFormatVersion << "\n"
       << "job " << r.job_id << "\n"
       << "run " << r.run_id << "\n"
-      << "library " << r.library << "\n"
-      << "library_version " << r.library_version << "\n"
-      << "comm_size " << r.comm_size << "\n"
-      << "nodes " << r.nodes << "\n"
-      << "ppn " << r.ppn << "\n"
+      << "library " << r.context.library << "\n"
+      << "library_version " << r.context.library_version << "\n"
+      << "comm_size " << r.context.comm_size << "\n"
+      << "nodes " << r.context.nodes << "\n"
+      << "ppn " << r.context.ppn << "\n"
       << "table_version " << r.table_version << "\n"
       << "final " << (r.final ? 1 : 0) << "\n"
       << "ranks " << r.ranks << "\n";
@@ -94,12 +94,12 @@ bool ParseReport(const std::string& text, Report* report, std::string* error) {
         key == "library_version") {
       if (!Printable(rest, 128)) return fail(key + " must be 1..128 printable characters");
       (key == "job" ? r.job_id : key == "run" ? r.run_id
-                       : key == "library" ? r.library : r.library_version) = rest;
+                       : key == "library" ? r.context.library : r.context.library_version) = rest;
     } else if (key == "comm_size" || key == "nodes" || key == "ppn" ||
                key == "ranks") {
       if (!ParseU64(rest, 1 << 24, &v) || v == 0) return fail(key + " must be in 1..2^24");
-      (key == "comm_size" ? r.comm_size : key == "nodes" ? r.nodes
-                          : key == "ppn" ? r.ppn : r.ranks) = static_cast<int>(v);
+      (key == "comm_size" ? r.context.comm_size : key == "nodes" ? r.context.nodes
+                          : key == "ppn" ? r.context.ppn : r.ranks) = static_cast<int>(v);
     } else if (key == "table_version") {
       if (!ParseU64(rest, uint64_t{1} << 62, &v)) return fail("bad table_version");
       r.table_version = static_cast<int64_t>(v);
@@ -178,8 +178,8 @@ bool ParseReport(const std::string& text, Report* report, std::string* error) {
     *error = "report cut short (no 'end' line)";
     return false;
   }
-  if (r.job_id.empty() || r.run_id.empty() || r.library.empty() ||
-      r.comm_size == 0 || r.nodes == 0 || r.ppn == 0) {
+  if (r.job_id.empty() || r.run_id.empty() || r.context.library.empty() ||
+      r.context.comm_size == 0 || r.context.nodes == 0 || r.context.ppn == 0) {
     *error = "report lacks job, run, library, comm_size, nodes or ppn";
     return false;
   }

@@ -25,6 +25,7 @@
 
 #include "common/catalog.h"
 #include "common/counted.h"
+#include "common/job_context.h"
 
 namespace colltune {
 
@@ -55,8 +56,7 @@ struct ReportCount {
 
 struct Report {
   std::string job_id, run_id;
-  std::string library, library_version;
-  int comm_size = 0, nodes = 0, ppn = 0;
+  JobContext context;  // its cluster is never sent: the daemon's own
   int64_t table_version = 0;
   bool final = true;
   int ranks = 1;

@@ -242,16 +242,22 @@ bool DecodeTable(std::string_view bytes, TableMessage* table, std::string* error
   return !r.failed();
 }
 
+// colltune.v1.Context.
+std::string EncodeContext(const JobContext& c) {
+  std::string out;
+  PutString(1, c.cluster, &out);
+  PutString(2, c.library, &out);
+  PutString(3, c.library_version, &out);
+  PutInt(4, c.comm_size, &out);
+  PutInt(5, c.nodes, &out);
+  PutInt(6, c.ppn, &out);
+  return out;
+}
+
 }  // namespace
 
 std::string EncodeGetTableRequest(const TableRequest& request) {
-  std::string context;
-  PutString(1, request.cluster, &context);
-  PutString(2, request.library, &context);
-  PutString(3, request.library_version, &context);
-  PutInt(4, request.comm_size, &context);
-  PutInt(5, request.nodes, &context);
-  PutInt(6, request.ppn, &context);
+  const std::string context = EncodeContext(request.context);
   std::string out;
   PutTag(1, kBytes, &out);
   PutVarint(context.size(), &out);
@@ -333,13 +339,8 @@ bool TableTextFromMessage(const TableMessage& table, std::string* text,
 }
 
 std::string EncodeReportJobRequest(const Report& r) {
-  std::string context, out;
-  PutString(2, r.library, &context);
-  PutString(3, r.library_version, &context);
-  PutInt(4, r.comm_size, &context);
-  PutInt(5, r.nodes, &context);
-  PutInt(6, r.ppn, &context);
-  PutMessage(1, context, &out);
+  std::string out;
+  PutMessage(1, EncodeContext(r.context), &out);
   PutString(2, r.job_id, &out);
   PutInt(3, r.table_version, &out);
   for (const ReportTiming& t : r.timings) {

@@ -18,19 +18,15 @@
 #include <string_view>
 #include <vector>
 
+#include "common/job_context.h"
 #include "common/report.h"
 
 namespace colltune::wire {
 
-// colltune.v1.Context, as a table request carries it.
+// colltune.v1.GetTableRequest.
 struct TableRequest {
-  std::string cluster;
-  std::string library;
-  std::string library_version;
-  int32_t comm_size = 0;
-  int32_t nodes = 0;
-  int32_t ppn = 0;
-  bool decisions_only = false;  // GetTableRequest.decisions_only
+  JobContext context;
+  bool decisions_only = false;
 };
 
 struct RuleMessage {

@@ -295,12 +295,12 @@ std::string Metrics::Render(const TunerState& state) const {
   for (const ContextState& c : state.contexts) {
     AddGauge(&versions,
              {{"profile", std::to_string(c.profile_id)},
-              {"cluster", c.cluster},
-              {"library", c.library},
-              {"library_version", c.library_version},
-              {"comm_size", std::to_string(c.comm_size)},
-              {"nodes", std::to_string(c.nodes)},
-              {"ppn", std::to_string(c.ppn)}},
+              {"cluster", c.context.cluster},
+              {"library", c.context.library},
+              {"library_version", c.context.library_version},
+              {"comm_size", std::to_string(c.context.comm_size)},
+              {"nodes", std::to_string(c.context.nodes)},
+              {"ppn", std::to_string(c.context.ppn)}},
              static_cast<double>(c.table_version));
   }
   families.push_back(std::move(versions));

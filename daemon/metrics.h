@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/job_context.h"
 
 namespace prometheus {
 class Counter;
@@ -59,8 +60,7 @@ std::string_view ReportRejectionName(ReportRejection r);  // "context", ...
 // The Tuner's state at scrape time.
 struct ContextState {
   int64_t profile_id = 0;
-  std::string cluster, library, library_version;
-  int comm_size = 0, nodes = 0, ppn = 0;
+  JobContext context;
   int64_t table_version = 0;  // 0: no table yet
 };
 struct TunerState {

@@ -7,6 +7,7 @@
 #include "common/quirks.h"
 #include "common/regime.h"
 #include "common/stats.h"
+#include "proto/context.h"
 
 namespace colltune::daemon {
 namespace {
@@ -61,13 +62,8 @@ bool SameEvidence(const db::StoredRule& a, const db::StoredRule& b) {
 }  // namespace
 
 db::ProfileKey Tuner::KeyOf(const v1::Context& c) const {
-  db::ProfileKey k;
-  k.cluster = c.cluster().empty() ? options_.cluster : c.cluster();
-  k.library = c.library();
-  k.library_version = c.library_version();
-  k.comm_size = c.comm_size();
-  k.nodes = c.nodes();
-  k.ppn = c.ppn();
+  db::ProfileKey k = ContextFromProto(c);
+  if (k.cluster.empty()) k.cluster = options_.cluster;
   return k;
 }
 

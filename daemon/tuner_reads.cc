@@ -12,18 +12,10 @@
 #include "common/stats.h"
 #include "daemon/matching.h"
 #include "daemon/validate.h"
+#include "proto/context.h"
 
 namespace colltune::daemon {
 namespace {
-
-void ToProto(const db::ProfileKey& k, v1::Context* c) {
-  c->set_cluster(k.cluster);
-  c->set_library(k.library);
-  c->set_library_version(k.library_version);
-  c->set_comm_size(k.comm_size);
-  c->set_nodes(k.nodes);
-  c->set_ppn(k.ppn);
-}
 
 int64_t ProtoMax(uint64_t max_bytes) {
   return max_bytes == kNoUpperBound ? -1 : static_cast<int64_t>(max_bytes);
@@ -116,7 +108,7 @@ absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
   if (!chosen.ok()) return chosen.status();
   v1::GetTableResponse response;
   v1::DecisionTable* table = response.mutable_table();
-  ToProto(job, table->mutable_context());
+  *table->mutable_context() = ContextToProto(job);
   table->set_reproducible(options_.reproducible);
   for (const db::Profile& p : *chosen) {
     absl::StatusOr<std::optional<db::TableVersion>> t =
@@ -142,7 +134,7 @@ absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
 absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {
   v1::ProfileSummary out;
   out.set_id(p.id);
-  ToProto(p.key, out.mutable_context());
+  *out.mutable_context() = ContextToProto(p.key);
   out.set_updated_at(p.updated_at);
   FromCampaigns& cached = from_campaigns_[p.id];
   if (!cached.counts.has_value()) {
@@ -214,12 +206,7 @@ absl::StatusOr<TunerState> Tuner::State() {
     if (!t.ok()) return t.status();
     ContextState c;
     c.profile_id = p->id;
-    c.cluster = p->key.cluster;
-    c.library = p->key.library;
-    c.library_version = p->key.library_version;
-    c.comm_size = p->key.comm_size;
-    c.nodes = p->key.nodes;
-    c.ppn = p->key.ppn;
+    c.context = p->key;
     c.table_version = t->has_value() ? (*t)->version : 0;
     state.contexts.push_back(std::move(c));
   }

@@ -20,20 +20,15 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/catalog.h"
+#include "common/job_context.h"
 #include "common/regime.h"
 #include "common/table.h"
 #include "db/sqlite.h"
 
 namespace colltune::db {
 
-struct ProfileKey {
-  std::string cluster;
-  std::string library;
-  std::string library_version;
-  int comm_size = 0;
-  int nodes = 0;
-  int ppn = 0;
-};
+// A profile is the measurements of one job context.
+using ProfileKey = JobContext;
 
 struct Profile {
   int64_t id = 0;

@@ -4,19 +4,10 @@
 #ifndef COLLTUNE_SHIM_RUNTIME_CONTEXT_H_
 #define COLLTUNE_SHIM_RUNTIME_CONTEXT_H_
 
-#include <string>
-
+#include "common/job_context.h"
 #include "shim/mpi/mpi.h"
 
 namespace colltune::shim {
-
-struct JobContext {
-  std::string library;          // e.g. "Open MPI"
-  std::string library_version;  // e.g. "4.1.4"
-  int comm_size = 0;
-  int nodes = 0;  // nodes the communicator spans
-  int ppn = 0;    // most processes of the communicator on one node
-};
 
 // Collective over `comm`. Every rank gets library and comm_size; nodes and
 // ppn are valid at rank 0 of `comm` only. Returns an MPI error code.

@@ -49,12 +49,11 @@ Report MakeReport(const Totals& totals, const uint64_t* counts, const ReportPlan
   Report r;
   r.job_id = plan.job_id;
   r.run_id = plan.run_id;
-  r.library = context.library.empty() ? "unknown" : context.library;
-  r.library_version =
-      context.library_version.empty() ? "unknown" : context.library_version;
-  r.comm_size = context.comm_size;
-  r.nodes = std::max(1, context.nodes);
-  r.ppn = std::max(1, context.ppn);
+  r.context = context;
+  if (r.context.library.empty()) r.context.library = "unknown";
+  if (r.context.library_version.empty()) r.context.library_version = "unknown";
+  r.context.nodes = std::max(1, context.nodes);
+  r.context.ppn = std::max(1, context.ppn);
   if (const Section* s = SelectSection(table, static_cast<uint32_t>(context.comm_size))) {
     r.table_version = s->version;
   }

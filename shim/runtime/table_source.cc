@@ -103,11 +103,7 @@ constexpr char kGetTable[] = "/colltune.v1.Tuning/GetTable";
 
 std::string EncodedRequest(const JobContext& context) {
   wire::TableRequest request;
-  request.library = context.library;
-  request.library_version = context.library_version;
-  request.comm_size = context.comm_size;
-  request.nodes = context.nodes;
-  request.ppn = context.ppn;
+  request.context = context;
   request.decisions_only = true;  // the shim reads no evidence
   return wire::EncodeGetTableRequest(request);
 }

@@ -22,13 +22,14 @@
 
 #include "bench/upload.h"
 #include "common/catalog.h"
+#include "proto/context.h"
 #include "shim/runtime/context.h"
 
 int main(int argc, char** argv) {
   PMPI_Init(&argc, &argv);
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  colltune::shim::JobContext context;
+  colltune::JobContext context;
   colltune::shim::DetectContext(MPI_COMM_WORLD, &context);
   int code = 0;
   if (rank == 0) {
@@ -53,12 +54,7 @@ int main(int argc, char** argv) {
       wins[coll][alg].insert(std::stoll(bytes));
     }
     colltune::v1::UploadMeasurementsRequest base;
-    colltune::v1::Context* ctx = base.mutable_context();
-    ctx->set_library(context.library);
-    ctx->set_library_version(context.library_version);
-    ctx->set_comm_size(context.comm_size);
-    ctx->set_nodes(context.nodes);
-    ctx->set_ppn(context.ppn);
+    *base.mutable_context() = colltune::ContextToProto(context);
     base.set_campaign(campaign);
     constexpr int kLaunches = 5;
     size_t total = 0;

@@ -6,10 +6,10 @@
 
 #include "common/catalog.h"
 #include "common/histogram.h"
-#include "common/report.h"
 #include "common/library_id.h"
 #include "common/quirks.h"
 #include "common/regime.h"
+#include "common/report.h"
 #include "common/stats.h"
 
 #include <cmath>
@@ -292,11 +292,11 @@ TEST(ReportFormat, RoundTripsAndRefusesWhatIsMalformed) {
   colltune::Report r;
   r.job_id = "slurm:42";
   r.run_id = "node1-123-1700000000";
-  r.library = "Open MPI";
-  r.library_version = "4.1.4";
-  r.comm_size = 4;
-  r.nodes = 1;
-  r.ppn = 4;
+  r.context.library = "Open MPI";
+  r.context.library_version = "4.1.4";
+  r.context.comm_size = 4;
+  r.context.nodes = 1;
+  r.context.ppn = 4;
   r.table_version = 7;
   r.final = true;
   r.ranks = 4;
@@ -322,7 +322,7 @@ TEST(ReportFormat, RoundTripsAndRefusesWhatIsMalformed) {
   std::string error;
   ASSERT_TRUE(colltune::ParseReport(text, &back, &error)) << error;
   EXPECT_EQ(colltune::FormatReport(back), text);
-  EXPECT_EQ(back.library, "Open MPI") << "names may hold spaces";
+  EXPECT_EQ(back.context.library, "Open MPI") << "names may hold spaces";
   ASSERT_EQ(back.timings.size(), 1u);
   EXPECT_EQ(back.timings[0].bins, t.bins);
   EXPECT_NE(text.find("counted iallreduce 6 28\n"), std::string::npos) << text;

@@ -75,11 +75,11 @@ class RealServer : public ::testing::Test {
 
   std::string Request(int comm_size) {
     wire::TableRequest r;
-    r.library = "Open MPI";
-    r.library_version = "4.1.4";
-    r.comm_size = comm_size;
-    r.nodes = 1;
-    r.ppn = comm_size;
+    r.context.library = "Open MPI";
+    r.context.library_version = "4.1.4";
+    r.context.comm_size = comm_size;
+    r.context.nodes = 1;
+    r.context.ppn = comm_size;
     return wire::EncodeGetTableRequest(r);
   }
 

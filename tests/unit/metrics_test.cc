@@ -131,12 +131,12 @@ TEST_F(MetricsTest, LabelValuesAreEscaped) {
   state.profiles = 1;
   ContextState c;
   c.profile_id = 7;
-  c.cluster = "a\"b\\c\nd";
-  c.library = "Open MPI";
-  c.library_version = "4.1.4";
-  c.comm_size = 4;
-  c.nodes = 1;
-  c.ppn = 4;
+  c.context.cluster = "a\"b\\c\nd";
+  c.context.library = "Open MPI";
+  c.context.library_version = "4.1.4";
+  c.context.comm_size = 4;
+  c.context.nodes = 1;
+  c.context.ppn = 4;
   c.table_version = 3;
   state.contexts.push_back(c);
   state.violations = {{"guideline", 2}, {"selection", 1}, {"monotony", 0}};
@@ -365,8 +365,8 @@ TEST(TunerStateTest, ViolationsFollowUploadsAndVersionsFollowTables) {
   const int64_t guideline = one->violations["guideline"];
   EXPECT_GE(guideline, 1);
   EXPECT_GE(one->contexts[0].table_version, 1);
-  EXPECT_EQ(one->contexts[0].comm_size, 4);
-  EXPECT_EQ(one->contexts[0].library, "Open MPI");
+  EXPECT_EQ(one->contexts[0].context.comm_size, 4);
+  EXPECT_EQ(one->contexts[0].context.library, "Open MPI");
   // Scraped again: the same (from the cache).
   auto again = tuner.State();
   ASSERT_TRUE(again.ok());

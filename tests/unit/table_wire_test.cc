@@ -18,12 +18,12 @@ namespace {
 
 TEST(TableWire, RequestParsesWithLibprotobuf) {
   wire::TableRequest r;
-  r.cluster = "c1";
-  r.library = "Open MPI";
-  r.library_version = "4.1.4";
-  r.comm_size = 1 << 20;
-  r.nodes = 300;
-  r.ppn = -1;  // int32 negatives travel as ten-byte varints
+  r.context.cluster = "c1";
+  r.context.library = "Open MPI";
+  r.context.library_version = "4.1.4";
+  r.context.comm_size = 1 << 20;
+  r.context.nodes = 300;
+  r.context.ppn = -1;  // int32 negatives travel as ten-byte varints
   r.decisions_only = true;
   v1::GetTableRequest parsed;
   ASSERT_TRUE(parsed.ParseFromString(wire::EncodeGetTableRequest(r)));
@@ -78,11 +78,11 @@ TEST(TableWire, ReportRequestIsFlushsRequest) {
   Report r;
   r.job_id = "slurm:4711";
   r.run_id = "host-123-1700000000";
-  r.library = "Open MPI";
-  r.library_version = "4.1.4";
-  r.comm_size = 8;
-  r.nodes = 2;
-  r.ppn = 4;
+  r.context.library = "Open MPI";
+  r.context.library_version = "4.1.4";
+  r.context.comm_size = 8;
+  r.context.nodes = 2;
+  r.context.ppn = 4;
   r.table_version = 17;
   r.final = true;
   r.ranks = 8;
