@@ -51,24 +51,12 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& address) {
 
 absl::StatusOr<Table> TableFromProto(const v1::DecisionTable& proto,
                                      std::vector<std::string>* warnings) {
-  // Through the shim's own wire form and parser (common/table_wire.h): what
+  // Through the shim's own decoder and parser (common/table_wire.h): what
   // the shim would refuse, every client refuses too.
   wire::TableMessage message;
-  message.library = proto.context().library();
-  message.library_version = proto.context().library_version();
-  message.reproducible = proto.reproducible();
-  for (const v1::TableSection& s : proto.sections()) {
-    wire::SectionMessage& section = message.sections.emplace_back();
-    section.comm_size = s.comm_size();
-    section.profile_id = s.profile_id();
-    section.version = s.version();
-    for (const v1::Rule& r : s.rules()) {
-      section.rules.push_back(
-          {r.collective(), r.min_bytes(), r.max_bytes(), r.algorithm(), r.speedup()});
-    }
-  }
   std::string text, error;
-  if (!wire::TableTextFromMessage(message, &text, warnings, &error)) {
+  if (!wire::DecodeDecisionTable(proto.SerializeAsString(), &message, &error) ||
+      !wire::TableTextFromMessage(message, &text, warnings, &error)) {
     return absl::InvalidArgumentError(error);
   }
   Table table;

@@ -209,7 +209,8 @@ bool DecodeContextLibrary(std::string_view bytes, std::string* library,
   return !r.failed();
 }
 
-bool DecodeTable(std::string_view bytes, TableMessage* table, std::string* error) {
+// Merges into *table, as protobuf merges a message field that occurs twice.
+bool DecodeTableInto(std::string_view bytes, TableMessage* table, std::string* error) {
   Reader r(bytes);
   int field, type;
   while (r.Next(&field, &type)) {
@@ -266,6 +267,11 @@ std::string EncodeGetTableRequest(const TableRequest& request) {
   return out;
 }
 
+bool DecodeDecisionTable(std::string_view bytes, TableMessage* table, std::string* error) {
+  *table = TableMessage();
+  return DecodeTableInto(bytes, table, error);
+}
+
 bool DecodeGetTableResponse(std::string_view bytes, TableMessage* table,
                             std::string* error) {
   *table = TableMessage();
@@ -275,7 +281,7 @@ bool DecodeGetTableResponse(std::string_view bytes, TableMessage* table,
     std::string_view sub;
     if (field != 1) {
       r.Skip(type);
-    } else if (r.Message(type, &sub) && !DecodeTable(sub, table, error)) {
+    } else if (r.Message(type, &sub) && !DecodeTableInto(sub, table, error)) {
       return false;
     }
   }

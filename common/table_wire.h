@@ -60,6 +60,11 @@ std::string EncodeGetTableRequest(const TableRequest& request);
 // at MPI_Finalize with one gRPC call of its own.
 std::string EncodeReportJobRequest(const Report& report);
 
+// Parses a serialized DecisionTable (what a GetTableResponse holds; the gRPC
+// clients serialize theirs), so the shim and the clients decode a daemon's
+// table with the same code. False with *error set as below.
+bool DecodeDecisionTable(std::string_view bytes, TableMessage* table, std::string* error);
+
 // Parses a serialized GetTableResponse. False with *error set if the bytes
 // are not one (truncated, wrong wire types, more sections or rules than the
 // limits allow).

@@ -202,6 +202,34 @@ TEST(TableWire, TooManySectionsAreRefused) {
   EXPECT_NE(error.find("sections"), std::string::npos);
 }
 
+// The gRPC clients decode with the shim's code: they take and refuse what
+// the shim takes and refuses.
+TEST(TableWire, ClientsJudgeTablesAsTheShimDoes) {
+  std::vector<std::string> warnings;
+  absl::StatusOr<Table> ok = client::TableFromProto(SampleResponse().table(), &warnings);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->RuleCount(), 4u);
+  EXPECT_EQ(ok->library, "MPICH");
+
+  v1::GetTableResponse unknown = SampleResponse();
+  unknown.mutable_table()->mutable_sections(0)->mutable_rules(0)->set_algorithm(
+      "allreduce_from_the_future");
+  warnings.clear();
+  absl::StatusOr<Table> dropped = client::TableFromProto(unknown.table(), &warnings);
+  ASSERT_TRUE(dropped.ok()) << dropped.status();
+  EXPECT_EQ(dropped->RuleCount(), 3u);
+  ASSERT_EQ(warnings.size(), 1u);
+
+  v1::GetTableResponse many;
+  for (int i = 0; i <= 64; ++i) many.mutable_table()->add_sections()->set_comm_size(i + 1);
+  wire::TableMessage m;
+  std::string error;
+  EXPECT_FALSE(wire::DecodeGetTableResponse(many.SerializeAsString(), &m, &error));
+  absl::StatusOr<Table> refused = client::TableFromProto(many.table(), &warnings);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("sections"), std::string::npos);
+}
+
 TEST(TableWire, WrongWireTypesAndGroupsAreRefused) {
   wire::TableMessage m;
   std::string error;
