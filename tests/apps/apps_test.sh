@@ -13,12 +13,7 @@
 #
 # Args: libcolltune.so count_calls.c compare.py si_ld1.in si_scf.in in.nacl
 source tests/lib/testlib.sh
-SHIM=$(abspath "$1")
-COUNTER_SRC=$(abspath "$2")
-COMPARE=$(abspath "$3")
-QE_LD1=$(abspath "$4")
-QE_SCF=$(abspath "$5")
-LMP_IN=$(abspath "$6")
+args_as SHIM COUNTER_SRC COMPARE QE_LD1 QE_SCF LMP_IN -- "$@"
 export OMP_NUM_THREADS=1
 MPI_TIMEOUT=180
 

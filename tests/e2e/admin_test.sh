@@ -7,12 +7,7 @@
 # Args: colltuned colltune seed_profile collective_mix libcolltune.so
 #       colltune-replay
 source tests/lib/testlib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-SEED=$(abspath "$3")
-APP=$(abspath "$4")
-SHIM=$(abspath "$5")
-REPLAY=$(abspath "$6")
+args_as COLLTUNED COLLTUNE_CLI SEED APP SHIM REPLAY -- "$@"
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 TOKEN="$T_TMP/admin.token"

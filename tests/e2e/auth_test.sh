@@ -15,12 +15,7 @@
 # Args: colltuned colltune auth_probe collective_mix libcolltune.so seed_profile
 source tests/lib/testlib.sh
 source tests/lib/slurm.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-PROBE=$(abspath "$3")
-APP=$(abspath "$4")
-SHIM=$(abspath "$5")
-SEED=$(abspath "$6")
+args_as COLLTUNED COLLTUNE_CLI PROBE APP SHIM SEED -- "$@"
 START=$SECONDS
 
 # Everything nobody must reach lives under D (mode 755), not under T_TMP.

@@ -7,10 +7,7 @@
 #
 # Args: colltuned colltune colltune-bench whatif_table.py
 source tests/lib/testlib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-BENCH=$(abspath "$3")
-WHATIF=$(abspath "$4")
+args_as COLLTUNED COLLTUNE_CLI BENCH WHATIF -- "$@"
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 CT=("$COLLTUNE_CLI" --server "$SERVER")

@@ -4,9 +4,7 @@
 #
 # Args: colltune colltuned colltune-bench
 source tests/lib/testlib.sh
-COLLTUNE_CLI=$(abspath "$1")
-COLLTUNED=$(abspath "$2")
-BENCH=$(abspath "$3")
+args_as COLLTUNE_CLI COLLTUNED BENCH -- "$@"
 
 expect_exit() {  # expect_exit NAME CODE PATTERN CMD...
   local name=$1 code=$2 pattern=$3

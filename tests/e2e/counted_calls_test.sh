@@ -19,13 +19,8 @@
 # Args: colltuned colltune counted_calls_openmpi counted_calls_mpich
 #       libcolltune.so libcolltune-mpich.so counted_calls_f.F90
 source tests/lib/testlib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-APP_OMPI=$(abspath "$3")
-APP_MPICH=$(abspath "$4")
-SHIM_OMPI=$(abspath "$5")
-SHIM_MPICH=$(abspath "$6")
-FORTRAN_SRC=$(abspath "$7")
+args_as COLLTUNED COLLTUNE_CLI APP_OMPI APP_MPICH SHIM_OMPI SHIM_MPICH \
+  FORTRAN_SRC -- "$@"
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 export COLLTUNE_AGENT="$COLLTUNE_CLI" COLLTUNE_CACHE_DIR="$T_TMP/cache"

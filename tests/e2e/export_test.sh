@@ -12,12 +12,7 @@
 # Args: colltune colltuned seed_profile_openmpi seed_profile_mpich
 #       native_trace.c export_collectives.c
 source tests/lib/testlib.sh
-COLLTUNE_CLI=$(abspath "$1")
-COLLTUNED=$(abspath "$2")
-SEED=$(abspath "$3")
-SEED_MPICH=$(abspath "$4")
-TRACE_SRC=$(abspath "$5")
-COLLS_SRC=$(abspath "$6")
+args_as COLLTUNE_CLI COLLTUNED SEED SEED_MPICH TRACE_SRC COLLS_SRC -- "$@"
 CT=("$COLLTUNE_CLI")
 T="$T_TMP"
 

@@ -14,8 +14,7 @@
 #     refuses to start, names the file and how to recover, serves nothing.
 # Needs root (mount). Args: colltuned colltune
 source tests/lib/testlib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
+args_as COLLTUNED COLLTUNE_CLI -- "$@"
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 CT=("$COLLTUNE_CLI" --server "$SERVER")

@@ -7,15 +7,8 @@
 # Args: colltuned colltune colltune-bench seed_profile seed_profile_mpich
 #       collective_mix collective_mix_mpich libcolltune.so libcolltune-mpich.so
 source tests/lib/testlib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-BENCH=$(abspath "$3")
-SEED=$(abspath "$4")
-SEED_MPICH=$(abspath "$5")
-APP=$(abspath "$6")
-APP_MPICH=$(abspath "$7")
-SHIM=$(abspath "$8")
-SHIM_MPICH=$(abspath "$9")
+args_as COLLTUNED COLLTUNE_CLI BENCH SEED SEED_MPICH APP APP_MPICH SHIM \
+  SHIM_MPICH -- "$@"
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 DB="$T_TMP/colltune.db"

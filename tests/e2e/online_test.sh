@@ -11,11 +11,7 @@
 #
 # Args: colltuned colltune seed_profile collective_mix libcolltune.so
 source tests/lib/testlib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-SEED=$(abspath "$3")
-APP=$(abspath "$4")
-SHIM=$(abspath "$5")
+args_as COLLTUNED COLLTUNE_CLI SEED APP SHIM -- "$@"
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 DB="$T_TMP/online.db"

@@ -8,10 +8,7 @@
 # (The error-code checks run under Open MPI only: Debian's MPICH does not
 # check arguments and crashes on them, with or without the shim.)
 source tests/lib/testlib.sh
-COLLTUNE_CLI=$(abspath "$1")
-SHIM=$(abspath "$2")
-APP=$(abspath "$3")
-ERRORS=$(abspath "$4")
+args_as COLLTUNE_CLI SHIM APP ERRORS -- "$@"
 export COLLTUNE_AGENT="$COLLTUNE_CLI" COLLTUNE_CACHE_DIR="$T_TMP/cache"
 ALL_MOCKUPS=$("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" { printf "%s%s=%s", sep, $1, $2; sep="," }')
 

@@ -19,16 +19,8 @@
 #       libcolltune.so libcolltune-mpich.so
 source tests/lib/testlib.sh
 source tests/lib/slurm.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-BENCH=$(abspath "$3")
-BENCH_MPICH=$(abspath "$4")
-SEED=$(abspath "$5")
-SEED_MPICH=$(abspath "$6")
-APP=$(abspath "$7")
-APP_MPICH=$(abspath "$8")
-SHIM=$(abspath "$9")
-SHIM_MPICH=$(abspath "${10}")
+args_as COLLTUNED COLLTUNE_CLI BENCH BENCH_MPICH SEED SEED_MPICH APP \
+  APP_MPICH SHIM SHIM_MPICH -- "$@"
 SOCK="$T_TMP/d.sock"
 SERVER="unix:$SOCK"
 CT=("$COLLTUNE_CLI" --server "$SERVER")

@@ -85,6 +85,22 @@ trap _t_cleanup EXIT
 # Absolute path of a runfile given as a Bazel $(rootpath) argument.
 abspath() { readlink -f "$1"; }
 
+# args_as NAME... -- "$@": sets each NAME to the absolute path of the
+# script's argument in the same place (Bazel's $(rootpath) arguments).
+args_as() {
+  local names=() n
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do names+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  for n in "${names[@]}"; do
+    if [ $# -eq 0 ]; then
+      echo "args_as: no argument for $n" >&2
+      exit 2
+    fi
+    printf -v "$n" '%s' "$(readlink -f "$1")"
+    shift
+  done
+}
+
 # start_daemon COLLTUNED DB SOCKET [ARGS...]: starts colltuned and waits until
 # its socket answers (CLI given as $COLLTUNE_CLI). Sets DAEMON_PID. Call it
 # directly, not through `check` or $(...): a subshell would lose the pid.

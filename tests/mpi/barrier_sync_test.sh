@@ -13,11 +13,7 @@
 # Args: colltune-cli barrier_sync-openmpi barrier_sync-mpich
 #       libcolltune.so libcolltune-mpich.so
 source tests/lib/testlib.sh
-COLLTUNE_CLI=$(abspath "$1")
-SYNC_OMPI=$(abspath "$2")
-SYNC_MPICH=$(abspath "$3")
-SHIM_OMPI=$(abspath "$4")
-SHIM_MPICH=$(abspath "$5")
+args_as COLLTUNE_CLI SYNC_OMPI SYNC_MPICH SHIM_OMPI SHIM_MPICH -- "$@"
 ROUNDS=${ROUNDS:-150}
 
 # Every barrier algorithm colltune names: mock-ups for both libraries, the

@@ -22,21 +22,9 @@
 #       fortran_collectives.F90 mixed_main.c mixed_solver.f90 sessions_mpich
 #       fortran_bad_input.F90 rmpi_job.R
 source tests/lib/testlib.sh
-SHIM_OMPI=$(abspath "$1")
-SHIM_MPICH=$(abspath "$2")
-HOST=$(abspath "$3")
-PLUGIN_OMPI=$(abspath "$4")
-PLUGIN_MPICH=$(abspath "$5")
-LINKED_OMPI=$(abspath "$6")
-LINKED_MPICH=$(abspath "$7")
-PYJOB=$(abspath "$8")
-NO_MPI=$(abspath "$9")
-FORTRAN_SRC=$(abspath "${10}")
-MIXED_C=$(abspath "${11}")
-MIXED_F=$(abspath "${12}")
-SESSIONS=$(abspath "${13}")
-BAD_SRC=$(abspath "${14}")
-RJOB=$(abspath "${15}")
+args_as SHIM_OMPI SHIM_MPICH HOST PLUGIN_OMPI PLUGIN_MPICH LINKED_OMPI \
+  LINKED_MPICH PYJOB NO_MPI FORTRAN_SRC MIXED_C MIXED_F SESSIONS BAD_SRC \
+  RJOB -- "$@"
 FORCE=allreduce=allreduce_as_reduce_bcast
 
 # expect NAME CALLS OUTPUT RC: right results, and the mock-up ran CALLS times.

@@ -7,11 +7,7 @@
 #
 # Args: colltune mixed-openmpi mixed-mpich libcolltune.so libcolltune-mpich.so
 source tests/lib/testlib.sh
-COLLTUNE_CLI=$(abspath "$1")
-MIXED_OMPI=$(abspath "$2")
-MIXED_MPICH=$(abspath "$3")
-SHIM_OMPI=$(abspath "$4")
-SHIM_MPICH=$(abspath "$5")
+args_as COLLTUNE_CLI MIXED_OMPI MIXED_MPICH SHIM_OMPI SHIM_MPICH -- "$@"
 MPI_TIMEOUT=60
 
 mapfile -t PAIRS < <("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" { print $1 "=" $2 }')

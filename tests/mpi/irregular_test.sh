@@ -7,8 +7,7 @@
 #
 # Args: colltune-bench colltune-bench-mpich
 source tests/lib/testlib.sh
-BENCH_OMPI=$(abspath "$1")
-BENCH_MPICH=$(abspath "$2")
+args_as BENCH_OMPI BENCH_MPICH -- "$@"
 
 run_mode() {  # run_mode LAUNCHER NP COLLECTIVE
   local launcher=$1 np=$2 coll=$3 out rc

@@ -12,11 +12,7 @@
 # Args: colltune-cli differential-openmpi differential-mpich
 #       libcolltune.so libcolltune-mpich.so
 source tests/lib/testlib.sh
-COLLTUNE_CLI=$(abspath "$1")
-DIFF_OMPI=$(abspath "$2")
-DIFF_MPICH=$(abspath "$3")
-SHIM_OMPI=$(abspath "$4")
-SHIM_MPICH=$(abspath "$5")
+args_as COLLTUNE_CLI DIFF_OMPI DIFF_MPICH SHIM_OMPI SHIM_MPICH -- "$@"
 CASES=${CASES:-40}  # random cases after the differential's 32 edge cases
 
 # The algorithms to test: every (collective, algorithm) but default.

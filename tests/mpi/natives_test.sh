@@ -37,22 +37,9 @@
 #       alltoallw_inplace-mpich cvar_write_fails-openmpi.so cvar_write_fails-mpich.so
 #       mt_natives-openmpi mt_natives-mpich
 source tests/lib/testlib.sh
-BENCH_OMPI=$(abspath "$1")
-BENCH_MPICH=$(abspath "$2")
-DIFF_OMPI=$(abspath "$3")
-DIFF_MPICH=$(abspath "$4")
-TRACE_OMPI=$(abspath "$5")
-TRACE_MPICH=$(abspath "$6")
-CVAR_OMPI=$(abspath "$7")
-CVAR_MPICH=$(abspath "$8")
-SHIM_OMPI=$(abspath "$9")
-SHIM_MPICH=$(abspath "${10}")
-COLLTUNE_CLI=$(abspath "${11}")
-QUIRK_MPICH=$(abspath "${12}")
-FAIL_OMPI=$(abspath "${13}")
-FAIL_MPICH=$(abspath "${14}")
-MT_OMPI=$(abspath "${15}")
-MT_MPICH=$(abspath "${16}")
+args_as BENCH_OMPI BENCH_MPICH DIFF_OMPI DIFF_MPICH TRACE_OMPI TRACE_MPICH \
+  CVAR_OMPI CVAR_MPICH SHIM_OMPI SHIM_MPICH COLLTUNE_CLI QUIRK_MPICH \
+  FAIL_OMPI FAIL_MPICH MT_OMPI MT_MPICH -- "$@"
 CASES=${CASES:-24}
 
 # --- 1. Discovery ------------------------------------------------------------

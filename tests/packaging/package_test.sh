@@ -12,9 +12,7 @@
 #
 # Args: colltune_VERSION_ARCH.deb collective_mix collective_mix_mpich
 source tests/lib/testlib.sh
-DEB=$(abspath "$1")
-APP=$(abspath "$2")
-APP_MPICH=$(abspath "$3")
+args_as DEB APP APP_MPICH -- "$@"
 export COLLTUNE_CLI=/usr/bin/colltune DEBIAN_FRONTEND=noninteractive
 unset COLLTUNE_AGENT COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE COLLTUNE_DISABLE
 # The shim's cache is the job's own (a cached table would hide the daemon).

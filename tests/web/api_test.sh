@@ -7,9 +7,7 @@
 # Args: colltuned colltune seed_web web/index.html
 source tests/lib/testlib.sh
 source tests/web/weblib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-SEED=$(abspath "$3")
+args_as COLLTUNED COLLTUNE_CLI SEED -- "$@"
 WEB_DIR=$(web_dir "$4")
 if [ ! -e "$WEB_DIR/vendor/chart.umd.js" ]; then
   fail "web view files" "$WEB_DIR/vendor/chart.umd.js is missing: run scripts/install-deps.sh"

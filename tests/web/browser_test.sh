@@ -10,9 +10,7 @@
 # Args: colltuned colltune seed_web web/index.html browser_test.js
 source tests/lib/testlib.sh
 source tests/web/weblib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-SEED=$(abspath "$3")
+args_as COLLTUNED COLLTUNE_CLI SEED -- "$@"
 WEB_DIR=$(web_dir "$4")
 SCRIPT=$(abspath "$5")
 ARTIFACTS=${TEST_UNDECLARED_OUTPUTS_DIR:-$T_TMP/artifacts}

@@ -9,9 +9,7 @@
 #       libcolltune.so promtext.py colltune-dashboard.json colltune.proto
 source tests/lib/testlib.sh
 source tests/web/weblib.sh
-COLLTUNED=$(abspath "$1")
-COLLTUNE_CLI=$(abspath "$2")
-SEED=$(abspath "$3")
+args_as COLLTUNED COLLTUNE_CLI SEED -- "$@"
 WEB_DIR=$(web_dir "$4")
 APP=$(abspath "$5")
 SHIM=$(abspath "$6")
