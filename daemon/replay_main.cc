@@ -83,9 +83,9 @@ int main(int argc, char** argv) {
     std::cerr << "colltune-replay: no profile " << profile << " in " << db_path << "\n";
     return 1;
   }
-  auto points = s.LaunchPoints(profile);
-  auto pins = s.Pins(profile);
-  auto current = s.CurrentTable(profile);
+  auto points = s.campaigns().LaunchPoints(profile);
+  auto pins = s.tables().Pins(profile);
+  auto current = s.tables().CurrentTable(profile);
   if (!points.ok() || !pins.ok() || !current.ok()) {
     std::cerr << "colltune-replay: cannot read profile " << profile << "\n";
     return 1;
@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
   std::vector<std::vector<double>> used_samples;
   int64_t used = 0, stored = 0;
   for (const db::LaunchPoint& p : *points) {
-    auto samples = s.Samples(p.campaign_id, p.launch, p.collective, p.algorithm,
+    auto samples = s.campaigns().Samples(p.campaign_id, p.launch, p.collective, p.algorithm,
                              p.msg_bytes, p.problem, p.regime);
     if (!samples.ok()) {
       std::cerr << "colltune-replay: " << samples.status().message() << "\n";

@@ -91,7 +91,7 @@ absl::StatusOr<const std::vector<LaunchMedian>*> Tuner::Medians(int64_t profile_
   FromCampaigns& cached = from_campaigns_[profile_id];
   if (cached.medians.has_value()) return &*cached.medians;
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
-      store_->LaunchPoints(profile_id);
+      store_->campaigns().LaunchPoints(profile_id);
   if (!points.ok()) return points.status();
   absl::StatusOr<std::optional<db::Profile>> profile = store_->GetProfile(profile_id);
   if (!profile.ok()) return profile.status();
@@ -128,7 +128,7 @@ absl::StatusOr<const std::optional<db::TableVersion>*> Tuner::CurrentTable(
     int64_t profile_id) {
   auto cached = current_tables_.find(profile_id);
   if (cached == current_tables_.end()) {
-    absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(profile_id);
+    absl::StatusOr<std::optional<db::TableVersion>> t = store_->tables().CurrentTable(profile_id);
     if (!t.ok()) return t.status();
     cached = current_tables_.emplace(profile_id, std::move(*t)).first;
   }
@@ -136,7 +136,7 @@ absl::StatusOr<const std::optional<db::TableVersion>*> Tuner::CurrentTable(
 }
 
 absl::StatusOr<std::vector<PinnedRange>> Tuner::PinsOf(int64_t profile_id) {
-  absl::StatusOr<std::vector<db::PinRow>> rows = store_->Pins(profile_id);
+  absl::StatusOr<std::vector<db::PinRow>> rows = store_->tables().Pins(profile_id);
   if (!rows.ok()) return rows.status();
   std::vector<PinnedRange> pins;
   for (const db::PinRow& p : *rows) {
@@ -154,7 +154,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
   FromCampaigns& cached = from_campaigns_[profile_id];
   if (!cached.labels.has_value()) {
     absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> campaigns =
-        store_->Campaigns(profile_id);
+        store_->campaigns().Campaigns(profile_id);
     if (!campaigns.ok()) return campaigns.status();
     cached.labels.emplace(campaigns->begin(), campaigns->end());
   }
@@ -193,7 +193,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
     if (moved.empty()) return std::make_pair(current->version, false);
     evidence_generation_.fetch_add(1, std::memory_order_acq_rel);
     const int64_t version = current->version;
-    if (absl::Status e = store_->RefreshEvidence(profile_id, version, moved); !e.ok()) {
+    if (absl::Status e = store_->tables().RefreshEvidence(profile_id, version, moved); !e.ok()) {
       return e;
     }
     if (auto c = current_tables_.find(profile_id);
@@ -207,7 +207,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::StoreIfChanged(
   }
   TablesChanged();
   current_tables_.erase(profile_id);
-  absl::StatusOr<int64_t> version = store_->AddTable(
+  absl::StatusOr<int64_t> version = store_->tables().AddTable(
       profile_id, rules, reason, DescribeChanges(before, after));
   if (!version.ok()) return version.status();
   return std::make_pair(*version, true);
@@ -222,7 +222,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Tuner::Retune(
   if (!current.ok()) return current.status();
   absl::StatusOr<std::vector<PinnedRange>> pins = PinsOf(profile_id);
   if (!pins.ok()) return pins.status();
-  absl::StatusOr<std::vector<db::OnlinePoint>> online = store_->OnlinePoints(
+  absl::StatusOr<std::vector<db::OnlinePoint>> online = store_->reports().OnlinePoints(
       profile_id, options_.online_window, options_.min_job_samples);
   if (!online.ok()) return online.status();
   const std::vector<JobMedian> jobs = PerJob(*online);

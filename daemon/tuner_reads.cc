@@ -112,7 +112,7 @@ absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
   table->set_reproducible(options_.reproducible);
   for (const db::Profile& p : *chosen) {
     absl::StatusOr<std::optional<db::TableVersion>> t =
-        store_->CurrentTable(p.id);
+        store_->tables().CurrentTable(p.id);
     if (!t.ok()) return t.status();
     if (!t->has_value()) continue;  // measured nothing decidable yet
     v1::TableSection* section = table->add_sections();
@@ -138,11 +138,11 @@ absl::StatusOr<v1::ProfileSummary> Tuner::Summarize(const db::Profile& p) {
   out.set_updated_at(p.updated_at);
   FromCampaigns& cached = from_campaigns_[p.id];
   if (!cached.counts.has_value()) {
-    absl::StatusOr<db::ProfileCounts> c = store_->CampaignCounts(p.id);
+    absl::StatusOr<db::ProfileCounts> c = store_->campaigns().Counts(p.id);
     if (!c.ok()) return c.status();
     cached.counts = *c;
   }
-  absl::StatusOr<db::ProfileCounts> counts = store_->ReportCounts(p.id);
+  absl::StatusOr<db::ProfileCounts> counts = store_->reports().Counts(p.id);
   if (!counts.ok()) return counts.status();
   counts->campaigns = cached.counts->campaigns;
   counts->launches = cached.counts->launches;
@@ -202,7 +202,7 @@ absl::StatusOr<TunerState> Tuner::State() {
     if (!counts.ok()) return counts.status();
     for (const auto& [kind, n] : **counts) state.violations[kind] += n;
     if (state.contexts.size() >= static_cast<size_t>(kMaxContextsExported)) continue;
-    absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(p->id);
+    absl::StatusOr<std::optional<db::TableVersion>> t = store_->tables().CurrentTable(p->id);
     if (!t.ok()) return t.status();
     ContextState c;
     c.profile_id = p->id;
@@ -241,7 +241,7 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
   *response.mutable_profile() = std::move(*summary);
 
   absl::StatusOr<std::vector<db::CampaignLaunchRow>> launches =
-      store_->CampaignLaunches(r.id());
+      store_->campaigns().CampaignLaunches(r.id());
   if (!launches.ok()) return launches.status();
   for (const db::CampaignLaunchRow& l : *launches) {
     v1::CampaignLaunch* out = response.add_campaign_launches();
@@ -257,7 +257,7 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
   }
 
   absl::StatusOr<std::vector<db::LaunchPoint>> points =
-      store_->LaunchPoints(r.id());
+      store_->campaigns().LaunchPoints(r.id());
   if (!points.ok()) return points.status();
   // (collective, problem, size, algorithm, regime) -> that point's launches
   std::map<std::tuple<int, std::string, int64_t, int, int>,
@@ -292,11 +292,11 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
     out->set_launch_min_seconds(*std::min_element(medians.begin(), medians.end()));
     out->set_launch_max_seconds(*std::max_element(medians.begin(), medians.end()));
   }
-  absl::StatusOr<std::optional<db::TableVersion>> t = store_->CurrentTable(r.id());
+  absl::StatusOr<std::optional<db::TableVersion>> t = store_->tables().CurrentTable(r.id());
   if (!t.ok()) return t.status();
   ToProto(**p, t->has_value() ? &**t : nullptr, response.mutable_table());
 
-  absl::StatusOr<std::vector<db::OnlinePoint>> online = store_->OnlinePoints(
+  absl::StatusOr<std::vector<db::OnlinePoint>> online = store_->reports().OnlinePoints(
       r.id(), options_.online_window, options_.min_job_samples);
   if (!online.ok()) return online.status();
   // (collective, bucket, algorithm) -> its jobs
@@ -332,7 +332,7 @@ absl::StatusOr<v1::GetTableHistoryResponse> Tuner::GetTableHistory(
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
   absl::StatusOr<std::vector<db::TableVersionInfo>> history =
-      store_->TableHistory(r.profile_id());
+      store_->tables().TableHistory(r.profile_id());
   if (!history.ok()) return history.status();
   v1::GetTableHistoryResponse response;
   for (const db::TableVersionInfo& v : *history) {
@@ -354,7 +354,7 @@ absl::StatusOr<v1::GetTableVersionResponse> Tuner::GetTableVersion(
   absl::StatusOr<std::optional<db::Profile>> p = store_->GetProfile(r.profile_id());
   if (!p.ok()) return p.status();
   absl::StatusOr<std::optional<db::TableVersion>> t =
-      store_->TableAt(r.profile_id(), r.version());
+      store_->tables().TableAt(r.profile_id(), r.version());
   if (!t.ok()) return t.status();
   if (!t->has_value()) {
     return absl::NotFoundError("profile " + std::to_string(r.profile_id()) +
@@ -394,7 +394,7 @@ absl::Status Tuner::AddDefects(int64_t profile_id, v1::GetViolationsResponse* re
   if (!p.ok()) return p.status();
   const uint8_t family = p->has_value() ? NativeLibraryOf((*p)->key.library) : 0;
   if (family == 0) return absl::OkStatus();
-  absl::StatusOr<std::optional<db::TableVersion>> table = store_->CurrentTable(profile_id);
+  absl::StatusOr<std::optional<db::TableVersion>> table = store_->tables().CurrentTable(profile_id);
   if (!table.ok()) return table.status();
   for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
     if (!(q->library & family) || !QuirkApplies(*q, (*p)->key.library_version)) continue;
@@ -427,7 +427,7 @@ absl::StatusOr<v1::GetCampaignResponse> Tuner::GetCampaign(
   v1::GetCampaignResponse response;
   if (!p->has_value()) return response;
   absl::StatusOr<std::vector<db::StoredPointRow>> points =
-      store_->CampaignPoints((*p)->id, r.campaign());
+      store_->campaigns().CampaignPoints((*p)->id, r.campaign());
   if (!points.ok()) return points.status();
   for (const db::StoredPointRow& sp : *points) {
     v1::StoredPoint* out = response.add_points();
@@ -452,7 +452,7 @@ absl::StatusOr<v1::ListJobReportsResponse> Tuner::ListJobReports(
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
   absl::StatusOr<std::pair<std::vector<db::JobReportRow>, int>> reports =
-      store_->JobReports(r.profile_id(), limit);
+      store_->reports().JobReports(r.profile_id(), limit);
   if (!reports.ok()) return reports.status();
   v1::ListJobReportsResponse response;
   response.set_total(reports->second);
@@ -495,7 +495,7 @@ absl::StatusOr<v1::ListPinsResponse> Tuner::ListPins(
     const v1::ListPinsRequest& r) {
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
-  absl::StatusOr<std::vector<db::PinRow>> pins = store_->Pins(r.profile_id());
+  absl::StatusOr<std::vector<db::PinRow>> pins = store_->tables().Pins(r.profile_id());
   if (!pins.ok()) return pins.status();
   v1::ListPinsResponse response;
   for (const db::PinRow& p : *pins) ToProto(p, r.profile_id(), response.add_pins());

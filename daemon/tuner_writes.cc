@@ -56,7 +56,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
       bool known = false;
       if (found->has_value()) {
         absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> campaigns =
-            store_->Campaigns((*found)->id);
+            store_->campaigns().Campaigns((*found)->id);
         if (!campaigns.ok()) return campaigns.status();
         for (const auto& c : *campaigns) known = known || c.second == r.campaign();
       }
@@ -69,7 +69,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
     absl::StatusOr<int64_t> profile = store_->UpsertProfile(key);
     if (!profile.ok()) return profile.status();
     absl::StatusOr<int64_t> campaign =
-        store_->UpsertCampaign(*profile, r.campaign(), r.host());
+        store_->campaigns().UpsertCampaign(*profile, r.campaign(), r.host());
     if (!campaign.ok()) return campaign.status();
     for (const v1::Measurement& m : r.measurements()) {
       db::MeasurementInput in;
@@ -79,7 +79,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
       in.problem = m.problem();
       in.regime = *ParseRegime(m.regime());  // validated
       in.samples.assign(m.samples().begin(), m.samples().end());
-      if (absl::Status e = store_->PutMeasurement(*campaign, r.launch(), in);
+      if (absl::Status e = store_->campaigns().PutMeasurement(*campaign, r.launch(), in);
           !e.ok()) {
         return e;
       }
@@ -89,7 +89,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
     if (r.measurements_size() > 0) {
       RegimeSet declared = kSyncOnly;
       for (const std::string& name : r.regimes()) declared |= Bit(*ParseRegime(name));
-      if (absl::Status e = store_->PutCampaignLaunch(
+      if (absl::Status e = store_->campaigns().PutCampaignLaunch(
               *campaign, r.launch(), from.uid, from.uid >= 0 ? from.gid : -1, declared);
           !e.ok()) {
         return e;
@@ -98,7 +98,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
     absl::StatusOr<std::pair<int64_t, bool>> tuned;
     if (r.partial()) {
       absl::StatusOr<std::optional<db::TableVersion>> t =
-          store_->CurrentTable(*profile);
+          store_->tables().CurrentTable(*profile);
       if (!t.ok()) return t.status();
       tuned = std::make_pair(t->has_value() ? (*t)->version : int64_t{0}, false);
     } else {
@@ -273,7 +273,7 @@ absl::Status Tuner::StoreReport(const v1::ReportJobRequest& r, const Uploader& f
     row.calls = c.calls();
     report.counted.push_back(std::move(row));
   }
-  absl::StatusOr<std::pair<int64_t, bool>> stored = store_->PutJobReport(report);
+  absl::StatusOr<std::pair<int64_t, bool>> stored = store_->reports().PutJobReport(report);
   if (!stored.ok()) return stored.status();
   response->set_report_id(stored->first);
   response->set_replaced(stored->second);
@@ -290,7 +290,7 @@ absl::StatusOr<v1::RollbackTableResponse> Tuner::RollbackTable(
   current_tables_.erase(r.profile_id());
   absl::Status s = Write([&]() -> absl::Status {
     absl::StatusOr<std::optional<db::TableVersion>> old =
-        store_->TableAt(r.profile_id(), r.version());
+        store_->tables().TableAt(r.profile_id(), r.version());
     if (!old.ok()) return old.status();
     if (!old->has_value()) {
       return absl::NotFoundError("profile " + std::to_string(r.profile_id()) +
@@ -298,10 +298,10 @@ absl::StatusOr<v1::RollbackTableResponse> Tuner::RollbackTable(
                                  std::to_string(r.version()));
     }
     absl::StatusOr<std::optional<db::TableVersion>> current =
-        store_->CurrentTable(r.profile_id());
+        store_->tables().CurrentTable(r.profile_id());
     if (!current.ok()) return current.status();
     absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> campaigns =
-        store_->Campaigns(r.profile_id());
+        store_->campaigns().Campaigns(r.profile_id());
     if (!campaigns.ok()) return campaigns.status();
     std::map<std::string, int64_t> id_of;
     for (const auto& [id, label] : *campaigns) id_of[label] = id;
@@ -357,7 +357,7 @@ absl::StatusOr<v1::PinResponse> Tuner::Pin(const v1::PinRequest& r) {
     row.min_bytes = pin.min_bytes();
     row.max_bytes = pin.max_bytes();
     row.note = pin.note();
-    absl::StatusOr<int64_t> id = store_->AddPin(pin.profile_id(), row);
+    absl::StatusOr<int64_t> id = store_->tables().AddPin(pin.profile_id(), row);
     if (!id.ok()) return id.status();
     absl::StatusOr<std::pair<int64_t, bool>> tuned = Retune(
         pin.profile_id(), "pin #" + std::to_string(*id) + ": " +
@@ -381,7 +381,7 @@ absl::StatusOr<v1::UnpinResponse> Tuner::Unpin(const v1::UnpinRequest& r) {
   if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
   v1::UnpinResponse response;
   absl::Status s = Write([&]() -> absl::Status {
-    absl::StatusOr<bool> found = store_->DeletePin(r.profile_id(), r.pin_id());
+    absl::StatusOr<bool> found = store_->tables().DeletePin(r.profile_id(), r.pin_id());
     if (!found.ok()) return found.status();
     if (!*found) {
       return absl::NotFoundError("profile " + std::to_string(r.profile_id()) +

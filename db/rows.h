@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "common/catalog.h"
 #include "db/sqlite.h"
-#include "db/store.h"
+#include "db/profile.h"
 
 namespace colltune::db {
 

@@ -31,10 +31,16 @@ constexpr int kLowerQuartileMigration = 12;
 
 }  // namespace
 
+Store::Store(std::unique_ptr<Database> db, std::string path, bool read_only) {
+  c_.db = std::move(db);
+  c_.path = std::move(path);
+  c_.read_only = read_only;
+}
 
 int Store::LatestSchemaVersion() {
   return kMigrations[sizeof kMigrations / sizeof kMigrations[0] - 1].version;
 }
+
 absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   // An existing file that cannot be written (for root: a read-only mount,
   // EROFS) is served read-only instead of failing on the -shm file SQLite
@@ -56,9 +62,7 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   absl::StatusOr<std::unique_ptr<Database>> db =
       read_only ? Database::OpenImmutable(path) : Database::Open(path);
   if (!db.ok()) return db.status();
-  std::unique_ptr<Store> store(new Store(std::move(*db)));
-  store->path_ = path;
-  store->read_only_ = read_only;
+  std::unique_ptr<Store> store(new Store(std::move(*db), path, read_only));
   // Before anything else reads or writes it (the WAL switch writes the
   // header, migrations write tables): a damaged file stops the daemon here.
   if (absl::Status s = store->CheckIntegrity(); !s.ok()) return s;
@@ -75,7 +79,7 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   // WAL lets the web view read while the daemon writes.
   {
     absl::StatusOr<Statement> wal =
-        store->db_->Prepare("PRAGMA journal_mode=WAL");
+        store->c_.db->Prepare("PRAGMA journal_mode=WAL");
     if (!wal.ok()) return wal.status();
     absl::StatusOr<bool> row = wal->Step();
     if (!row.ok()) return row.status();
@@ -84,22 +88,23 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
           absl::StrCat("cannot put ", path, " in WAL mode"));
     }
   }
-  absl::Status s = store->db_->Execute(
+  absl::Status s = store->c_.db->Execute(
       "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;");
   if (!s.ok()) return s;
   s = store->Migrate();
   if (!s.ok()) return s;
   return store;
 }
+
 // PRAGMA quick_check reads every page and checks each b-tree's structure
 // (not that indexes match their tables, which integrity_check adds at many
 // times the cost): what a torn or overwritten file shows. It costs one read
 // of the file at start.
 absl::Status Store::CheckIntegrity() {
   auto failed = [&](const absl::Status& s) {
-    return IsCorruption(db_->LastErrorCode()) ? Corrupt(path_, std::string(s.message())) : s;
+    return IsCorruption(c_.db->LastErrorCode()) ? Corrupt(c_.path, std::string(s.message())) : s;
   };
-  absl::StatusOr<Statement> q = db_->Prepare("PRAGMA quick_check(5)");
+  absl::StatusOr<Statement> q = c_.db->Prepare("PRAGMA quick_check(5)");
   if (!q.ok()) return failed(q.status());
   std::vector<std::string> problems;
   for (;;) {
@@ -109,20 +114,22 @@ absl::Status Store::CheckIntegrity() {
     problems.push_back(q->Text(0));
   }
   if (problems.size() == 1 && problems[0] == "ok") return absl::OkStatus();
-  return Corrupt(path_, absl::StrJoin(problems, "; "));
+  return Corrupt(c_.path, absl::StrJoin(problems, "; "));
 }
+
 // The statement is finalized on return: a live one would block COMMIT.
 absl::Status Store::ReadSchemaVersion() {
   absl::StatusOr<Statement> q =
-      db_->Prepare("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+      c_.db->Prepare("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
   if (!q.ok()) return q.status();
   absl::StatusOr<bool> row = q->Step();
   if (!row.ok()) return row.status();
   schema_version_ = static_cast<int>(q->Int(0));
   return absl::OkStatus();
 }
+
 absl::Status Store::Migrate() {
-  absl::Status s = db_->Execute(
+  absl::Status s = c_.db->Execute(
       "CREATE TABLE IF NOT EXISTS schema_migrations ("
       " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
       " applied_at TEXT NOT NULL)");
@@ -137,12 +144,12 @@ absl::Status Store::Migrate() {
   for (const Migration& m : kMigrations) {
     if (m.version <= schema_version_) continue;
     s = InTransaction([&]() -> absl::Status {
-      absl::Status e = db_->Execute(m.sql);
+      absl::Status e = c_.db->Execute(m.sql);
       if (!e.ok()) return e;
       if (m.version == kLowerQuartileMigration) {
         if (e = BackfillLowerQuartiles(); !e.ok()) return e;
       }
-      absl::StatusOr<Statement> ins = db_->Prepare(absl::StrCat(
+      absl::StatusOr<Statement> ins = c_.db->Prepare(absl::StrCat(
           "INSERT INTO schema_migrations (version, name, applied_at) "
           "VALUES (?, ?, ",
           kNow, ")"));
@@ -157,11 +164,12 @@ absl::Status Store::Migrate() {
   }
   return absl::OkStatus();
 }
+
 // Migration 12 added the lower quartile; the points stored before it get
 // theirs from their samples, in the migration's transaction, so the engine's
 // steadiness rule (which needs it) keeps applying to old campaigns.
 absl::Status Store::BackfillLowerQuartiles() {
-  absl::StatusOr<Statement> q = db_->Prepare(
+  absl::StatusOr<Statement> q = c_.db->Prepare(
       "SELECT id, samples FROM measurements WHERE lower_quartile_s IS NULL");
   if (!q.ok()) return q.status();
   std::vector<std::pair<int64_t, double>> filled;
@@ -172,41 +180,38 @@ absl::Status Store::BackfillLowerQuartiles() {
   if (!each.ok()) return each;
   for (const auto& [id, lower] : filled) {
     absl::StatusOr<Statement> up =
-        db_->Prepare("UPDATE measurements SET lower_quartile_s = ? WHERE id = ?");
+        c_.db->Prepare("UPDATE measurements SET lower_quartile_s = ? WHERE id = ?");
     if (!up.ok()) return up.status();
     if (absl::Status s = up->Bind(1, lower).Bind(2, id).Run(); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
+
 absl::Status Store::InTransaction(const std::function<absl::Status()>& body) {
-  if (read_only_) {
+  if (c_.read_only) {
     // Said plainly rather than SQLite's "attempt to write a readonly
     // database"; callers keep what they wanted stored (colltune flush keeps
     // the report in its spool).
     return absl::FailedPreconditionError(absl::StrCat(
-        "database ", path_, " is read-only (it could not be written when "
+        "database ", c_.path, " is read-only (it could not be written when "
         "colltuned started): nothing can be stored, reads are served; make it "
         "writable and restart colltuned"));
   }
-  if (in_transaction_) {
+  if (c_.in_transaction) {
     return absl::FailedPreconditionError("transactions do not nest");
   }
-  absl::StatusOr<Transaction> tx = Transaction::Begin(db_.get());
+  absl::StatusOr<Transaction> tx = Transaction::Begin(c_.db.get());
   if (!tx.ok()) return tx.status();
-  in_transaction_ = true;
+  c_.in_transaction = true;
   absl::Status s = body();
-  in_transaction_ = false;
+  c_.in_transaction = false;
   if (!s.ok()) return s;  // ~Transaction rolls back
   return tx->Commit();
 }
-absl::Status Store::RequireTransaction() const {
-  return in_transaction_ ? absl::OkStatus()
-                         : absl::FailedPreconditionError(
-                               "write outside a transaction");
-}
+
 absl::StatusOr<int64_t> Store::UpsertProfile(const ProfileKey& k) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+  if (absl::Status s = c_.RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = c_.db->Prepare(absl::StrCat(
       "INSERT INTO profiles (cluster, library, library_version, comm_size, "
       "nodes, ppn, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ",
       kNow, ", ", kNow,
@@ -223,9 +228,10 @@ absl::StatusOr<int64_t> Store::UpsertProfile(const ProfileKey& k) {
   if (!row.ok()) return row.status();
   return st->Int(0);
 }
+
 absl::StatusOr<std::vector<Profile>> Store::Profiles(std::string_view cluster,
                                                      std::string_view library) {
-  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+  absl::StatusOr<Statement> st = c_.db->Prepare(absl::StrCat(
       "SELECT ", kProfileColumns,
       " FROM profiles WHERE (?1 = '' OR cluster = ?1) AND "
       "(?2 = '' OR library = ?2) ORDER BY cluster, library, library_version, "
@@ -239,8 +245,9 @@ absl::StatusOr<std::vector<Profile>> Store::Profiles(std::string_view cluster,
   if (!each.ok()) return each;
   return out;
 }
+
 absl::StatusOr<std::optional<Profile>> Store::GetProfile(int64_t id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_.db->Prepare(
       absl::StrCat("SELECT ", kProfileColumns, " FROM profiles WHERE id = ?"));
   if (!st.ok()) return st.status();
   st->Bind(1, id);
@@ -249,17 +256,19 @@ absl::StatusOr<std::optional<Profile>> Store::GetProfile(int64_t id) {
   if (!*row) return std::optional<Profile>();
   return std::optional<Profile>(ProfileFromRow(*st));
 }
+
 absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
-  absl::StatusOr<ProfileCounts> c = CampaignCounts(profile_id);
+  absl::StatusOr<ProfileCounts> c = campaigns_.Counts(profile_id);
   if (!c.ok()) return c.status();
-  absl::StatusOr<ProfileCounts> r = ReportCounts(profile_id);
+  absl::StatusOr<ProfileCounts> r = reports_.Counts(profile_id);
   if (!r.ok()) return r.status();
   c->job_reports = r->job_reports;
   c->last_report_at = r->last_report_at;
   return c;
 }
+
 absl::StatusOr<std::optional<Profile>> Store::FindProfile(const ProfileKey& k) {
-  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+  absl::StatusOr<Statement> st = c_.db->Prepare(absl::StrCat(
       "SELECT ", kProfileColumns,
       " FROM profiles WHERE cluster = ? AND library = ? AND "
       "library_version = ? AND comm_size = ? AND nodes = ? AND ppn = ?"));

@@ -76,9 +76,9 @@ std::pair<int64_t, int64_t> StoreThenRewind(
     Store& s = **store;
     const absl::Status stored = s.InTransaction([&]() -> absl::Status {
       profile = *s.UpsertProfile(Key(4));
-      campaign = *s.UpsertCampaign(profile, "old", "h");
+      campaign = *s.campaigns().UpsertCampaign(profile, "old", "h");
       for (const auto& [launch, m] : points) {
-        if (auto e = s.PutMeasurement(campaign, launch, m); !e.ok()) return e;
+        if (auto e = s.campaigns().PutMeasurement(campaign, launch, m); !e.ok()) return e;
       }
       return absl::OkStatus();
     });
@@ -120,11 +120,11 @@ TEST(Store, ReopeningKeepsEverything) {
                    auto p = s.UpsertProfile(Key(4));
                    if (!p.ok()) return p.status();
                    profile = *p;
-                   auto c = s.UpsertCampaign(profile, "c1", "host");
+                   auto c = s.campaigns().UpsertCampaign(profile, "c1", "host");
                    if (!c.ok()) return c.status();
                    MeasurementInput m{Collective::kBcast, Algorithm::kDefault,
                                       64, {1e-6, 3e-6, 2e-6}};
-                   if (auto e = s.PutMeasurement(*c, 0, m); !e.ok()) return e;
+                   if (auto e = s.campaigns().PutMeasurement(*c, 0, m); !e.ok()) return e;
                    StoredRule r;
                    r.rule = Rule{Collective::kBcast, 0, kNoUpperBound,
                                  Algorithm::kBcastAsScatterAllgather, 1.3};
@@ -132,7 +132,7 @@ TEST(Store, ReopeningKeepsEverything) {
                    r.launches_default = 5;
                    r.launches_algorithm = 4;
                    r.campaigns = "c1";
-                   return s.AddTable(profile, {r}, "test", "bcast changed").status();
+                   return s.tables().AddTable(profile, {r}, "test", "bcast changed").status();
                  }).ok());
   }
   auto store = Store::Open(path);
@@ -143,12 +143,12 @@ TEST(Store, ReopeningKeepsEverything) {
   ASSERT_TRUE(profiles.ok());
   ASSERT_EQ(profiles->size(), 1u);
   EXPECT_EQ((*profiles)[0].key.comm_size, 4);
-  auto points = s.LaunchPoints(profile);
+  auto points = s.campaigns().LaunchPoints(profile);
   ASSERT_TRUE(points.ok());
   ASSERT_EQ(points->size(), 1u);
   EXPECT_EQ((*points)[0].nrep, 3);
   EXPECT_NEAR((*points)[0].median, 2e-6, 1e-12);
-  auto table = s.CurrentTable(profile);
+  auto table = s.tables().CurrentTable(profile);
   ASSERT_TRUE(table.ok());
   ASSERT_TRUE(table->has_value());
   EXPECT_EQ((*table)->version, 1);
@@ -159,7 +159,7 @@ TEST(Store, ReopeningKeepsEverything) {
   EXPECT_EQ((*table)->rules[0].launches_algorithm, 4);
   EXPECT_EQ((*table)->rules[0].campaigns, "c1");
   EXPECT_EQ((*table)->changes, "bcast changed");
-  auto samples = s.Samples(points->at(0).campaign_id, 0, Collective::kBcast,
+  auto samples = s.campaigns().Samples(points->at(0).campaign_id, 0, Collective::kBcast,
                            Algorithm::kDefault, 64);
   ASSERT_TRUE(samples.ok());
   ASSERT_EQ(samples->size(), 3u);
@@ -180,15 +180,15 @@ TEST(Store, EvidenceIsRefreshedWithoutANewVersion) {
                  auto p = s.UpsertProfile(Key(4));
                  if (!p.ok()) return p.status();
                  profile = *p;
-                 return s.AddTable(profile, {r}, "first", "").status();
+                 return s.tables().AddTable(profile, {r}, "first", "").status();
                }).ok());
   r.p_value = 0.004;
   r.launches_default = r.launches_algorithm = 5;
   r.rule.speedup = 1.5;
   r.campaigns = "c1,c2";
-  EXPECT_FALSE(s.RefreshEvidence(profile, 1, {r}).ok()) << "needs a transaction";
-  ASSERT_TRUE(s.InTransaction([&] { return s.RefreshEvidence(profile, 1, {r}); }).ok());
-  auto table = s.CurrentTable(profile);
+  EXPECT_FALSE(s.tables().RefreshEvidence(profile, 1, {r}).ok()) << "needs a transaction";
+  ASSERT_TRUE(s.InTransaction([&] { return s.tables().RefreshEvidence(profile, 1, {r}); }).ok());
+  auto table = s.tables().CurrentTable(profile);
   ASSERT_TRUE(table.ok() && table->has_value());
   EXPECT_EQ((*table)->version, 1);
   ASSERT_EQ((*table)->rules.size(), 1u);
@@ -214,7 +214,7 @@ TEST(Store, AFailedTransactionLeavesNothing) {
   absl::Status st = s.InTransaction([&]() -> absl::Status {
     auto p = s.UpsertProfile(Key(8));
     if (!p.ok()) return p.status();
-    auto c = s.UpsertCampaign(*p, "c", "h");
+    auto c = s.campaigns().UpsertCampaign(*p, "c", "h");
     if (!c.ok()) return c.status();
     return absl::InvalidArgumentError("the third point was bad");
   });
@@ -230,23 +230,23 @@ TEST(Store, TableVersionsIncreaseAndRelaunchedPointsAreReplaced) {
   int64_t profile = 0;
   ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
                  profile = *s.UpsertProfile(Key(4));
-                 int64_t c = *s.UpsertCampaign(profile, "c", "h");
+                 int64_t c = *s.campaigns().UpsertCampaign(profile, "c", "h");
                  MeasurementInput m{Collective::kBcast, Algorithm::kDefault, 8, {1}};
-                 if (auto e = s.PutMeasurement(c, 0, m); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutMeasurement(c, 0, m); !e.ok()) return e;
                  m.samples = {5, 5};
-                 if (auto e = s.PutMeasurement(c, 0, m); !e.ok()) return e;
-                 if (auto e = s.PutMeasurement(c, 1, m); !e.ok()) return e;
-                 EXPECT_EQ(*s.AddTable(profile, {}, "one", ""), 1);
-                 EXPECT_EQ(*s.AddTable(profile, {}, "two", ""), 2);
+                 if (auto e = s.campaigns().PutMeasurement(c, 0, m); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutMeasurement(c, 1, m); !e.ok()) return e;
+                 EXPECT_EQ(*s.tables().AddTable(profile, {}, "one", ""), 1);
+                 EXPECT_EQ(*s.tables().AddTable(profile, {}, "two", ""), 2);
                  EXPECT_EQ(*s.UpsertProfile(Key(4)), profile) << "same context";
                  return absl::OkStatus();
                }).ok());
-  auto points = s.LaunchPoints(profile);
+  auto points = s.campaigns().LaunchPoints(profile);
   ASSERT_TRUE(points.ok());
   ASSERT_EQ(points->size(), 2u) << "launch 0 replaced, launch 1 added";
   EXPECT_EQ((*points)[0].nrep, 2);
-  EXPECT_EQ((*s.CurrentTable(profile))->version, 2);
-  EXPECT_EQ((*s.CurrentTable(profile))->reason, "two");
+  EXPECT_EQ((*s.tables().CurrentTable(profile))->version, 2);
+  EXPECT_EQ((*s.tables().CurrentTable(profile))->reason, "two");
   auto counts = s.Counts(profile);
   ASSERT_TRUE(counts.ok());
   EXPECT_EQ(counts->campaigns, 1);
@@ -261,45 +261,45 @@ TEST(Store, PinsHistoryAndCampaignPoints) {
   int64_t profile = 0, pin = 0;
   ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
                  profile = *s.UpsertProfile(Key(4));
-                 int64_t c = *s.UpsertCampaign(profile, "spring", "h");
+                 int64_t c = *s.campaigns().UpsertCampaign(profile, "spring", "h");
                  MeasurementInput m{Collective::kGather, Algorithm::kDefault, 64, {1, 2}};
-                 if (auto e = s.PutMeasurement(c, 3, m); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutMeasurement(c, 3, m); !e.ok()) return e;
                  PinRow row;
                  row.collective = Collective::kGather;
                  row.algorithm = Algorithm::kGatherAsGatherv;
                  row.min_bytes = 10;
                  row.max_bytes = -1;
                  row.note = "vendor advice";
-                 pin = *s.AddPin(profile, row);
-                 EXPECT_EQ(*s.AddTable(profile, {}, "one", "a"), 1);
-                 EXPECT_EQ(*s.AddTable(profile, {}, "two", "b"), 2);
+                 pin = *s.tables().AddPin(profile, row);
+                 EXPECT_EQ(*s.tables().AddTable(profile, {}, "one", "a"), 1);
+                 EXPECT_EQ(*s.tables().AddTable(profile, {}, "two", "b"), 2);
                  return absl::OkStatus();
                }).ok());
-  auto pins = s.Pins(profile);
+  auto pins = s.tables().Pins(profile);
   ASSERT_TRUE(pins.ok());
   ASSERT_EQ(pins->size(), 1u);
   EXPECT_EQ((*pins)[0].algorithm, Algorithm::kGatherAsGatherv);
   EXPECT_EQ((*pins)[0].max_bytes, -1);
   EXPECT_EQ((*pins)[0].note, "vendor advice");
-  auto history = s.TableHistory(profile);
+  auto history = s.tables().TableHistory(profile);
   ASSERT_TRUE(history.ok());
   ASSERT_EQ(history->size(), 2u);
   EXPECT_EQ((*history)[0].version, 2) << "newest first";
   EXPECT_EQ((*history)[1].changes, "a");
-  EXPECT_TRUE((*s.TableAt(profile, 1)).has_value());
-  EXPECT_FALSE((*s.TableAt(profile, 3)).has_value());
-  auto points = s.CampaignPoints(profile, "spring");
+  EXPECT_TRUE((*s.tables().TableAt(profile, 1)).has_value());
+  EXPECT_FALSE((*s.tables().TableAt(profile, 3)).has_value());
+  auto points = s.campaigns().CampaignPoints(profile, "spring");
   ASSERT_TRUE(points.ok());
   ASSERT_EQ(points->size(), 1u);
   EXPECT_EQ((*points)[0].launch, 3);
   EXPECT_EQ((*points)[0].samples, 2);
-  EXPECT_TRUE(s.CampaignPoints(profile, "autumn")->empty());
+  EXPECT_TRUE(s.campaigns().CampaignPoints(profile, "autumn")->empty());
   ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
-                 EXPECT_TRUE(*s.DeletePin(profile, pin));
-                 EXPECT_FALSE(*s.DeletePin(profile, pin));
+                 EXPECT_TRUE(*s.tables().DeletePin(profile, pin));
+                 EXPECT_FALSE(*s.tables().DeletePin(profile, pin));
                  return absl::OkStatus();
                }).ok());
-  EXPECT_TRUE(s.Pins(profile)->empty());
+  EXPECT_TRUE(s.tables().Pins(profile)->empty());
   EXPECT_TRUE((*s.FindProfile(Key(4))).has_value());
   EXPECT_FALSE((*s.FindProfile(Key(5))).has_value());
 }
@@ -313,18 +313,18 @@ TEST(Store, CampaignLaunchesKeepTheirUploaders) {
   MeasurementInput m{Collective::kGather, Algorithm::kDefault, 64, {1, 2}};
   ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
                  profile = *s.UpsertProfile(Key(4));
-                 spring = *s.UpsertCampaign(profile, "spring", "h1");
-                 autumn = *s.UpsertCampaign(profile, "autumn", "h2");
-                 if (auto e = s.PutMeasurement(spring, 0, m); !e.ok()) return e;
-                 if (auto e = s.PutMeasurement(spring, 1, m); !e.ok()) return e;
-                 if (auto e = s.PutMeasurement(autumn, 0, m); !e.ok()) return e;
+                 spring = *s.campaigns().UpsertCampaign(profile, "spring", "h1");
+                 autumn = *s.campaigns().UpsertCampaign(profile, "autumn", "h2");
+                 if (auto e = s.campaigns().PutMeasurement(spring, 0, m); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutMeasurement(spring, 1, m); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutMeasurement(autumn, 0, m); !e.ok()) return e;
                  // One campaign, launches from two users; one unknown sender.
-                 if (auto e = s.PutCampaignLaunch(spring, 0, 1000, 100); !e.ok()) return e;
-                 if (auto e = s.PutCampaignLaunch(spring, 1, 2000, 200); !e.ok()) return e;
-                 return s.PutCampaignLaunch(autumn, 0, -1, 7);
+                 if (auto e = s.campaigns().PutCampaignLaunch(spring, 0, 1000, 100); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutCampaignLaunch(spring, 1, 2000, 200); !e.ok()) return e;
+                 return s.campaigns().PutCampaignLaunch(autumn, 0, -1, 7);
                }).ok());
-  EXPECT_FALSE(s.PutCampaignLaunch(spring, 2, 1, 1).ok()) << "outside a transaction";
-  auto launches = s.CampaignLaunches(profile);
+  EXPECT_FALSE(s.campaigns().PutCampaignLaunch(spring, 2, 1, 1).ok()) << "outside a transaction";
+  auto launches = s.campaigns().CampaignLaunches(profile);
   ASSERT_TRUE(launches.ok()) << launches.status();
   ASSERT_EQ(launches->size(), 3u);
   EXPECT_EQ((*launches)[0].label, "spring");
@@ -346,13 +346,13 @@ TEST(Store, CampaignLaunchesKeepTheirUploaders) {
 
   // A later upload of the same launch by another user replaces its sender.
   ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
-                 return s.PutCampaignLaunch(spring, 1, 3000, 300);
+                 return s.campaigns().PutCampaignLaunch(spring, 1, 3000, 300);
                }).ok());
-  launches = s.CampaignLaunches(profile);
+  launches = s.campaigns().CampaignLaunches(profile);
   ASSERT_EQ(launches->size(), 3u);
   EXPECT_EQ((*launches)[1].uid, 3000);
   EXPECT_EQ((*launches)[1].gid, 300);
-  EXPECT_TRUE(s.CampaignLaunches(profile + 1)->empty());
+  EXPECT_TRUE(s.campaigns().CampaignLaunches(profile + 1)->empty());
 }
 
 // A database written before migration 9: its launches are listed with no
@@ -379,7 +379,7 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   Store& s = **store;
   EXPECT_EQ(s.schema_version(), Store::LatestSchemaVersion());
   EXPECT_GE(s.schema_version(), 9);
-  auto launches = s.CampaignLaunches(profile);
+  auto launches = s.campaigns().CampaignLaunches(profile);
   ASSERT_TRUE(launches.ok()) << launches.status();
   ASSERT_EQ(launches->size(), 2u);
   EXPECT_EQ((*launches)[0].launch, 0);
@@ -392,10 +392,10 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   EXPECT_EQ(CountRows(path, "campaign_launches WHERE uid IS NULL"), 2);
 
   ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
-                 if (auto e = s.PutMeasurement(campaign, 3, m); !e.ok()) return e;
-                 return s.PutCampaignLaunch(campaign, 3, 0, 0);
+                 if (auto e = s.campaigns().PutMeasurement(campaign, 3, m); !e.ok()) return e;
+                 return s.campaigns().PutCampaignLaunch(campaign, 3, 0, 0);
                }).ok());
-  launches = s.CampaignLaunches(profile);
+  launches = s.campaigns().CampaignLaunches(profile);
   ASSERT_EQ(launches->size(), 3u);
   EXPECT_EQ((*launches)[2].launch, 3);
   EXPECT_EQ((*launches)[2].uid, 0) << "root is a uid like any other";
@@ -403,7 +403,7 @@ TEST(Store, MigrationNineListsOlderLaunchesWithoutASender) {
   EXPECT_EQ((*launches)[0].uid, -1) << "older launches stay unknown";
   // Points stored before migration 11 have no upper quartile (they break no
   // ties); the new one has.
-  auto points = s.LaunchPoints(profile);
+  auto points = s.campaigns().LaunchPoints(profile);
   ASSERT_TRUE(points.ok());
   ASSERT_EQ(points->size(), 4u);
   // Migration 12 computed every old point's lower quartile from its samples
@@ -435,7 +435,7 @@ TEST(Store, MigrationTwelveComputesTheLowerQuartilesOfStoredPoints) {
   ASSERT_TRUE(store.ok()) << store.status();
   EXPECT_GE(store->get()->schema_version(), 12);
   EXPECT_EQ(CountRows(path, "measurements WHERE lower_quartile_s IS NULL"), 0);
-  auto points = store->get()->LaunchPoints(profile);
+  auto points = store->get()->campaigns().LaunchPoints(profile);
   ASSERT_TRUE(points.ok());
   ASSERT_EQ(points->size(), 2u);
   for (const LaunchPoint& x : *points) {
@@ -470,14 +470,14 @@ TEST(Store, RegimesArePartOfAPointAndItsWithinLaunchTest) {
   int64_t profile = 0, campaign = 0;
   ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
                  profile = *s.UpsertProfile(Key(4));
-                 campaign = *s.UpsertCampaign(profile, "c", "h");
+                 campaign = *s.campaigns().UpsertCampaign(profile, "c", "h");
                  for (const MeasurementInput* m : {&def, &alt, &def_loop, &alt_loop}) {
-                   if (auto e = s.PutMeasurement(campaign, 0, *m); !e.ok()) return e;
+                   if (auto e = s.campaigns().PutMeasurement(campaign, 0, *m); !e.ok()) return e;
                  }
-                 return s.PutCampaignLaunch(campaign, 0, -1, -1,
+                 return s.campaigns().PutCampaignLaunch(campaign, 0, -1, -1,
                                             Bit(Regime::kSync) | Bit(Regime::kLoop));
                }).ok());
-  auto points = s.LaunchPoints(profile);
+  auto points = s.campaigns().LaunchPoints(profile);
   ASSERT_TRUE(points.ok()) << points.status();
   ASSERT_EQ(points->size(), 4u);
   for (const LaunchPoint& p : *points) {
@@ -489,16 +489,16 @@ TEST(Store, RegimesArePartOfAPointAndItsWithinLaunchTest) {
       EXPECT_GT(p.p_faster_than_default, 0.99) << "compared with loop default";
     }
   }
-  auto loop = s.Samples(campaign, 0, Collective::kBcast, kAlt, 64, "", Regime::kLoop);
+  auto loop = s.campaigns().Samples(campaign, 0, Collective::kBcast, kAlt, 64, "", Regime::kLoop);
   ASSERT_TRUE(loop.ok());
   EXPECT_EQ(loop->front(), 3.0);
-  EXPECT_EQ(s.Samples(campaign, 0, Collective::kBcast, kAlt, 64)->front(), 1.0);
+  EXPECT_EQ(s.campaigns().Samples(campaign, 0, Collective::kBcast, kAlt, 64)->front(), 1.0);
   EXPECT_EQ(s.Counts(profile)->measurements, 2) << "points, not series";
-  auto launches = s.CampaignLaunches(profile);
+  auto launches = s.campaigns().CampaignLaunches(profile);
   ASSERT_EQ(launches->size(), 1u);
   EXPECT_EQ((*launches)[0].points, 2);
   EXPECT_EQ((*launches)[0].regimes, Bit(Regime::kSync) | Bit(Regime::kLoop));
-  auto stored = s.CampaignPoints(profile, "c");
+  auto stored = s.campaigns().CampaignPoints(profile, "c");
   ASSERT_EQ(stored->size(), 4u);
   EXPECT_EQ(std::count_if(stored->begin(), stored->end(),
                           [](const StoredPointRow& r) { return r.regime == Regime::kLoop; }),
@@ -511,9 +511,9 @@ TEST(Store, RegimesArePartOfAPointAndItsWithinLaunchTest) {
   r.regimes = {{Regime::kSync, 1.8, 0.01, true}, {Regime::kLoop, 0.98, 0.7, false}};
   StoredRule plain;
   plain.rule = Rule{Collective::kGather, 0, kNoUpperBound, Algorithm::kDefault, 1};
-  ASSERT_TRUE(s.InTransaction([&] { return s.AddTable(profile, {r, plain}, "t", "").status(); })
+  ASSERT_TRUE(s.InTransaction([&] { return s.tables().AddTable(profile, {r, plain}, "t", "").status(); })
                   .ok());
-  auto table = s.CurrentTable(profile);
+  auto table = s.tables().CurrentTable(profile);
   ASSERT_TRUE(table.ok() && table->has_value());
   ASSERT_EQ((*table)->rules.size(), 2u);
   const StoredRule& got = (*table)->rules[0];  // bcast sorts before gather
@@ -525,8 +525,8 @@ TEST(Store, RegimesArePartOfAPointAndItsWithinLaunchTest) {
   EXPECT_TRUE((*table)->rules[1].regimes.empty());
   EXPECT_EQ(CountRows(path, "decision_rules WHERE regimes IS NULL"), 1);
   r.regimes[1].speedup = 1.01;
-  ASSERT_TRUE(s.InTransaction([&] { return s.RefreshEvidence(profile, 1, {r}); }).ok());
-  EXPECT_DOUBLE_EQ((*s.CurrentTable(profile))->rules[0].regimes[1].speedup, 1.01);
+  ASSERT_TRUE(s.InTransaction([&] { return s.tables().RefreshEvidence(profile, 1, {r}); }).ok());
+  EXPECT_DOUBLE_EQ((*s.tables().CurrentTable(profile))->rules[0].regimes[1].speedup, 1.01);
 }
 
 // A database written before migration 13: every stored point becomes a
@@ -557,7 +557,7 @@ TEST(Store, MigrationThirteenKeepsEveryStoredPointAsSynchronized) {
   ASSERT_TRUE(store.ok()) << store.status();
   Store& s = **store;
   EXPECT_EQ(s.schema_version(), Store::LatestSchemaVersion());
-  auto points = s.LaunchPoints(ids.first);
+  auto points = s.campaigns().LaunchPoints(ids.first);
   ASSERT_TRUE(points.ok()) << points.status();
   ASSERT_EQ(points->size(), 3u);
   for (const LaunchPoint& p : *points) {
@@ -565,14 +565,14 @@ TEST(Store, MigrationThirteenKeepsEveryStoredPointAsSynchronized) {
     EXPECT_EQ(p.launch_regimes, kSyncOnly);
     EXPECT_GT(p.median, 0) << "the rest of the row is kept";
   }
-  auto table = s.CurrentTable(ids.first);
+  auto table = s.tables().CurrentTable(ids.first);
   ASSERT_TRUE(table.ok() && table->has_value());
   ASSERT_EQ((*table)->rules.size(), 1u);
   EXPECT_TRUE((*table)->rules[0].regimes.empty());
   MeasurementInput loop = def;
   loop.regime = Regime::kLoop;
-  ASSERT_TRUE(s.InTransaction([&] { return s.PutMeasurement(ids.second, 0, loop); }).ok());
-  EXPECT_EQ(s.LaunchPoints(ids.first)->size(), 4u);
+  ASSERT_TRUE(s.InTransaction([&] { return s.campaigns().PutMeasurement(ids.second, 0, loop); }).ok());
+  EXPECT_EQ(s.campaigns().LaunchPoints(ids.first)->size(), 4u);
   EXPECT_EQ(s.Counts(ids.first)->measurements, 3);
 }
 
@@ -593,21 +593,21 @@ TEST(Store, EachPointKnowsWhetherItBeatDefaultInItsLaunch) {
   int64_t profile = 0, c = 0;
   ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
                  profile = *s.UpsertProfile(Key(4));
-                 c = *s.UpsertCampaign(profile, "c", "h");
+                 c = *s.campaigns().UpsertCampaign(profile, "c", "h");
                  // Launch 0: the algorithms before default; launch 1: after.
                  for (const MeasurementInput* m : {&fast, &slow, &def}) {
-                   if (auto e = s.PutMeasurement(c, 0, *m); !e.ok()) return e;
+                   if (auto e = s.campaigns().PutMeasurement(c, 0, *m); !e.ok()) return e;
                  }
                  for (const MeasurementInput* m : {&def, &fast, &slow}) {
-                   if (auto e = s.PutMeasurement(c, 1, *m); !e.ok()) return e;
+                   if (auto e = s.campaigns().PutMeasurement(c, 1, *m); !e.ok()) return e;
                  }
                  // Launch 2 never measured default; another size neither.
-                 if (auto e = s.PutMeasurement(c, 2, fast); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutMeasurement(c, 2, fast); !e.ok()) return e;
                  MeasurementInput other_size = fast;
                  other_size.msg_bytes = 128;
-                 return s.PutMeasurement(c, 0, other_size);
+                 return s.campaigns().PutMeasurement(c, 0, other_size);
                }).ok());
-  auto points = s.LaunchPoints(profile);
+  auto points = s.campaigns().LaunchPoints(profile);
   ASSERT_TRUE(points.ok());
   std::map<std::tuple<int, Algorithm, int64_t>, double> p;
   for (const LaunchPoint& x : *points) p[{x.launch, x.algorithm, x.msg_bytes}] = x.p_faster_than_default;
@@ -632,8 +632,8 @@ TEST(Store, EachPointKnowsWhetherItBeatDefaultInItsLaunch) {
 
   // A relaunched default replaces the comparisons of its launch only.
   def.samples = {0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.96, 0.97};
-  ASSERT_TRUE(s.InTransaction([&]() { return s.PutMeasurement(c, 0, def); }).ok());
-  points = s.LaunchPoints(profile);
+  ASSERT_TRUE(s.InTransaction([&]() { return s.campaigns().PutMeasurement(c, 0, def); }).ok());
+  points = s.campaigns().LaunchPoints(profile);
   for (const LaunchPoint& x : *points) p[{x.launch, x.algorithm, x.msg_bytes}] = x.p_faster_than_default;
   EXPECT_DOUBLE_EQ((p[{0, kAlt, 64}]), 1.0);
   EXPECT_NEAR((p[{1, kAlt, 64}]), 1.0 / 12870, 1e-12);
@@ -664,11 +664,11 @@ TEST(Store, JobReportsNewestFirstWithTheirTimings) {
                    t.median_seconds = 1e-6 * (j + 1);
                    r.timings = {t, t};
                    r.timings[1].algorithm = Algorithm::kDefault;
-                   if (auto e = s.PutJobReport(r); !e.ok()) return e.status();
+                   if (auto e = s.reports().PutJobReport(r); !e.ok()) return e.status();
                  }
                  return absl::OkStatus();
                }).ok());
-  auto listed = s.JobReports(profile, 3);
+  auto listed = s.reports().JobReports(profile, 3);
   ASSERT_TRUE(listed.ok()) << listed.status();
   const auto& [reports, total] = *listed;
   EXPECT_EQ(total, 4);  // the fifth belongs to the other profile
@@ -813,7 +813,7 @@ TEST(Store, OnlinePointsKeepTheNewestWindowPerCell) {
                      t.median_seconds = 1e-6 * (1 + rng() % 100);
                      r.timings.push_back(t);
                    }
-                   auto put = s.PutJobReport(r);
+                   auto put = s.reports().PutJobReport(r);
                    if (!put.ok()) return put.status();
                    auto& runs = by_run[{r.job_id, r.profile_id}];
                    if (put->second) runs.clear();  // replaced
@@ -849,7 +849,7 @@ TEST(Store, OnlinePointsKeepTheNewestWindowPerCell) {
       }
       i = end;
     }
-    auto got = s.OnlinePoints(profile, window, min_timed);
+    auto got = s.reports().OnlinePoints(profile, window, min_timed);
     ASSERT_TRUE(got.ok()) << got.status();
     ASSERT_EQ(got->size(), expected.size());
     ASSERT_GT(expected.size(), 20u);

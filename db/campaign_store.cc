@@ -1,5 +1,4 @@
-// The store: campaigns, their launches and measurements (db/store.h).
-#include "db/store.h"
+#include "db/campaign_store.h"
 
 #include "absl/strings/str_cat.h"
 #include "common/stats.h"
@@ -8,11 +7,11 @@
 
 namespace colltune::db {
 
-absl::StatusOr<int64_t> Store::UpsertCampaign(int64_t profile_id,
+absl::StatusOr<int64_t> CampaignStore::UpsertCampaign(int64_t profile_id,
                                               std::string_view label,
                                               std::string_view host) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+  if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
       "INSERT INTO campaigns (profile_id, label, host, created_at) "
       "VALUES (?, ?, ?, ",
       kNow,
@@ -24,12 +23,13 @@ absl::StatusOr<int64_t> Store::UpsertCampaign(int64_t profile_id,
   if (!row.ok()) return row.status();
   return st->Int(0);
 }
-absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
+
+absl::Status CampaignStore::PutMeasurement(int64_t campaign_id, int launch,
                                    const MeasurementInput& m) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
   const Summary sum = Summarize(m.samples);
   const std::string blob = EncodeSamples(m.samples);
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "INSERT OR REPLACE INTO measurements (campaign_id, launch, collective, "
       "algorithm, msg_bytes, nrep, median_s, mean_s, min_s, max_s, stddev_s, "
       "samples, problem, upper_quartile_s, lower_quartile_s, regime) VALUES (?, "
@@ -55,13 +55,14 @@ absl::Status Store::PutMeasurement(int64_t campaign_id, int launch,
   if (!inserted.ok()) return inserted;
   return UpdateWithinLaunchTests(campaign_id, launch, m);
 }
+
 // The within-launch comparison (migration 10): whichever of default and an
 // algorithm arrives second completes the pair, so upload order and uploads
 // split across requests do not matter. Both sides are compared as stored
 // (float32), so a value never depends on which side came first.
-absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
+absl::Status CampaignStore::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
                                             const MeasurementInput& m) {
-  absl::StatusOr<Statement> others = db_->Prepare(absl::StrCat(
+  absl::StatusOr<Statement> others = c_->db->Prepare(absl::StrCat(
       "SELECT algorithm, samples FROM measurements WHERE campaign_id = ? AND "
       "launch = ? AND collective = ? AND msg_bytes = ? AND problem = ? AND "
       "regime = ? AND algorithm ",
@@ -87,7 +88,7 @@ absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
   });
   if (!each.ok()) return each;
   for (const auto& [algorithm, p] : updates) {
-    absl::StatusOr<Statement> st = db_->Prepare(
+    absl::StatusOr<Statement> st = c_->db->Prepare(
         "UPDATE measurements SET p_faster_than_default = ? WHERE campaign_id = "
         "? AND launch = ? AND collective = ? AND msg_bytes = ? AND problem = ? "
         "AND regime = ? AND algorithm = ?");
@@ -107,10 +108,11 @@ absl::Status Store::UpdateWithinLaunchTests(int64_t campaign_id, int launch,
   }
   return absl::OkStatus();
 }
-absl::Status Store::PutCampaignLaunch(int64_t campaign_id, int launch,
+
+absl::Status CampaignStore::PutCampaignLaunch(int64_t campaign_id, int launch,
                                       int64_t uid, int64_t gid, RegimeSet regimes) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+  if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
       "INSERT INTO campaign_launches (campaign_id, launch, uid, gid, "
       "uploaded_at, regimes) VALUES (?, ?, ?, ?, ",
       kNow,
@@ -131,8 +133,9 @@ absl::Status Store::PutCampaignLaunch(int64_t campaign_id, int launch,
   }
   return st->Run();
 }
-absl::StatusOr<ProfileCounts> Store::CampaignCounts(int64_t profile_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+
+absl::StatusOr<ProfileCounts> CampaignStore::Counts(int64_t profile_id) {
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT "
       " (SELECT COUNT(*) FROM campaigns WHERE profile_id = ?1),"
       " (SELECT COUNT(*) FROM (SELECT DISTINCT m.campaign_id, m.launch"
@@ -150,9 +153,10 @@ absl::StatusOr<ProfileCounts> Store::CampaignCounts(int64_t profile_id) {
   c.measurements = static_cast<int>(st->Int(2));
   return c;
 }
-absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
+
+absl::StatusOr<std::vector<LaunchPoint>> CampaignStore::LaunchPoints(
     int64_t profile_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
       "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
       "m.stddev_s, m.problem, m.p_faster_than_default, m.upper_quartile_s, "
@@ -195,9 +199,10 @@ absl::StatusOr<std::vector<LaunchPoint>> Store::LaunchPoints(
   if (!each.ok()) return each;
   return out;
 }
-absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
+
+absl::StatusOr<std::vector<StoredPointRow>> CampaignStore::CampaignPoints(
     int64_t profile_id, std::string_view label) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT m.launch, m.collective, m.algorithm, m.msg_bytes, m.nrep, "
       "m.problem, m.regime FROM measurements m JOIN campaigns c ON c.id = "
       "m.campaign_id WHERE c.profile_id = ? AND c.label = ? ORDER BY m.launch, "
@@ -220,9 +225,10 @@ absl::StatusOr<std::vector<StoredPointRow>> Store::CampaignPoints(
   if (!each.ok()) return each;
   return out;
 }
-absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Store::Campaigns(
+
+absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> CampaignStore::Campaigns(
     int64_t profile_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT id, label FROM campaigns WHERE profile_id = ? ORDER BY id");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id);
@@ -233,9 +239,10 @@ absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> Store::Campaigns(
   if (!each.ok()) return each;
   return out;
 }
-absl::StatusOr<std::vector<CampaignLaunchRow>> Store::CampaignLaunches(
+
+absl::StatusOr<std::vector<CampaignLaunchRow>> CampaignStore::CampaignLaunches(
     int64_t profile_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT c.id, c.label, c.host, l.launch, "
       "(SELECT COUNT(*) FROM measurements m WHERE m.campaign_id = c.id AND "
       "m.launch = l.launch AND m.regime = 'sync'), COALESCE(l.uid, -1), "
@@ -261,13 +268,14 @@ absl::StatusOr<std::vector<CampaignLaunchRow>> Store::CampaignLaunches(
   if (!each.ok()) return each;
   return out;
 }
-absl::StatusOr<std::vector<double>> Store::Samples(int64_t campaign_id,
+
+absl::StatusOr<std::vector<double>> CampaignStore::Samples(int64_t campaign_id,
                                                    int launch, Collective c,
                                                    Algorithm a,
                                                    int64_t msg_bytes,
                                                    std::string_view problem,
                                                    Regime regime) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT samples FROM measurements WHERE campaign_id = ? AND launch = ? "
       "AND collective = ? AND algorithm = ? AND msg_bytes = ? AND problem = ? "
       "AND regime = ?");

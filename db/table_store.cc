@@ -1,17 +1,16 @@
-// The store: decision-table versions and pins (db/store.h).
-#include "db/store.h"
+#include "db/table_store.h"
 
 #include "absl/strings/str_cat.h"
 #include "db/rows.h"
 
 namespace colltune::db {
 
-absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
+absl::StatusOr<int64_t> TableStore::AddTable(int64_t profile_id,
                                         const std::vector<StoredRule>& rules,
                                         std::string_view reason,
                                         std::string_view changes) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+  if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
       "INSERT INTO decision_tables (profile_id, version, created_at, reason, "
       "changes) SELECT ?, COALESCE(MAX(version), 0) + 1, ",
       kNow,
@@ -25,7 +24,7 @@ absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
   const int64_t version = st->Int(1);
   for (const StoredRule& s : rules) {
     const Rule& r = s.rule;
-    absl::StatusOr<Statement> ins = db_->Prepare(
+    absl::StatusOr<Statement> ins = c_->db->Prepare(
         "INSERT INTO decision_rules (table_id, collective, min_bytes, "
         "max_bytes, algorithm, speedup, p_value, launches_default, "
         "launches_algorithm, campaigns, pinned, source, regimes) "
@@ -54,11 +53,12 @@ absl::StatusOr<int64_t> Store::AddTable(int64_t profile_id,
   }
   return version;
 }
-absl::Status Store::RefreshEvidence(int64_t profile_id, int64_t version,
+
+absl::Status TableStore::RefreshEvidence(int64_t profile_id, int64_t version,
                                     const std::vector<StoredRule>& rules) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
   for (const StoredRule& s : rules) {
-    absl::StatusOr<Statement> up = db_->Prepare(
+    absl::StatusOr<Statement> up = c_->db->Prepare(
         "UPDATE decision_rules SET speedup = ?1, p_value = ?2, "
         "launches_default = ?3, launches_algorithm = ?4, campaigns = ?5, "
         "pinned = ?6, source = ?7, regimes = ?12 WHERE table_id = (SELECT id "
@@ -86,9 +86,10 @@ absl::Status Store::RefreshEvidence(int64_t profile_id, int64_t version,
   }
   return absl::OkStatus();
 }
-absl::StatusOr<int64_t> Store::AddPin(int64_t profile_id, const PinRow& pin) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+
+absl::StatusOr<int64_t> TableStore::AddPin(int64_t profile_id, const PinRow& pin) {
+  if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
       "INSERT INTO pins (profile_id, collective, min_bytes, max_bytes, "
       "algorithm, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ",
       kNow, ") RETURNING id"));
@@ -103,9 +104,10 @@ absl::StatusOr<int64_t> Store::AddPin(int64_t profile_id, const PinRow& pin) {
   if (!row.ok()) return row.status();
   return st->Int(0);
 }
-absl::StatusOr<bool> Store::DeletePin(int64_t profile_id, int64_t pin_id) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = db_->Prepare(
+
+absl::StatusOr<bool> TableStore::DeletePin(int64_t profile_id, int64_t pin_id) {
+  if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "DELETE FROM pins WHERE profile_id = ? AND id = ? RETURNING id");
   if (!st.ok()) return st.status();
   st->Bind(1, profile_id).Bind(2, pin_id);
@@ -113,12 +115,14 @@ absl::StatusOr<bool> Store::DeletePin(int64_t profile_id, int64_t pin_id) {
   if (!row.ok()) return row.status();
   return *row;
 }
+
 std::vector<Rule> TableVersion::Rules() const {
   std::vector<Rule> out;
   out.reserve(rules.size());
   for (const StoredRule& r : rules) out.push_back(r.rule);
   return out;
 }
+
 int TableVersion::RulesNotDefault() const {
   int n = 0;
   for (const StoredRule& r : rules) {
@@ -126,8 +130,9 @@ int TableVersion::RulesNotDefault() const {
   }
   return n;
 }
-absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+
+absl::StatusOr<std::optional<TableVersion>> TableStore::LoadTable(int64_t table_id) {
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT version, created_at, reason, changes FROM decision_tables "
       "WHERE id = ?");
   if (!st.ok()) return st.status();
@@ -140,7 +145,7 @@ absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
   t.created_at = st->Text(1);
   t.reason = st->Text(2);
   t.changes = st->Text(3);
-  absl::StatusOr<Statement> rules = db_->Prepare(
+  absl::StatusOr<Statement> rules = c_->db->Prepare(
       "SELECT collective, min_bytes, max_bytes, algorithm, speedup, p_value, "
       "launches_default, launches_algorithm, campaigns, pinned, source, regimes "
       "FROM decision_rules WHERE table_id = ?");
@@ -176,13 +181,15 @@ absl::StatusOr<std::optional<TableVersion>> Store::LoadTable(int64_t table_id) {
             });
   return std::optional<TableVersion>(std::move(t));
 }
-absl::StatusOr<std::optional<TableVersion>> Store::CurrentTable(
+
+absl::StatusOr<std::optional<TableVersion>> TableStore::CurrentTable(
     int64_t profile_id) {
   return TableAt(profile_id, 0);
 }
-absl::StatusOr<std::optional<TableVersion>> Store::TableAt(int64_t profile_id,
+
+absl::StatusOr<std::optional<TableVersion>> TableStore::TableAt(int64_t profile_id,
                                                            int64_t version) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       version > 0 ? "SELECT id FROM decision_tables WHERE profile_id = ?1 AND "
                     "version = ?2"
                   : "SELECT id FROM decision_tables WHERE profile_id = ?1 "
@@ -196,9 +203,10 @@ absl::StatusOr<std::optional<TableVersion>> Store::TableAt(int64_t profile_id,
   const int64_t table_id = st->Int(0);
   return LoadTable(table_id);
 }
-absl::StatusOr<std::vector<TableVersionInfo>> Store::TableHistory(
+
+absl::StatusOr<std::vector<TableVersionInfo>> TableStore::TableHistory(
     int64_t profile_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT t.version, t.created_at, t.reason, t.changes, "
       "(SELECT COUNT(*) FROM decision_rules r WHERE r.table_id = t.id AND "
       "r.algorithm != 'default') FROM decision_tables t WHERE t.profile_id = ? "
@@ -218,8 +226,9 @@ absl::StatusOr<std::vector<TableVersionInfo>> Store::TableHistory(
   if (!each.ok()) return each;
   return out;
 }
-absl::StatusOr<std::vector<PinRow>> Store::Pins(int64_t profile_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+
+absl::StatusOr<std::vector<PinRow>> TableStore::Pins(int64_t profile_id) {
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT id, collective, min_bytes, max_bytes, algorithm, note, "
       "created_at FROM pins WHERE profile_id = ? ORDER BY id");
   if (!st.ok()) return st.status();

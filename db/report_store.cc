@@ -1,5 +1,4 @@
-// The store: job reports and the online evidence they hold (db/store.h).
-#include "db/store.h"
+#include "db/report_store.h"
 
 #include <map>
 
@@ -8,12 +7,12 @@
 
 namespace colltune::db {
 
-absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
+absl::StatusOr<std::pair<int64_t, bool>> ReportStore::PutJobReport(
     const JobReportInput& r) {
-  if (absl::Status s = RequireTransaction(); !s.ok()) return s;
+  if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
   bool replaced = false;
   {
-    absl::StatusOr<Statement> old = db_->Prepare(
+    absl::StatusOr<Statement> old = c_->db->Prepare(
         "SELECT id FROM job_reports WHERE profile_id = ? AND job_id = ? AND "
         "run_id = ?");
     if (!old.ok()) return old.status();
@@ -25,14 +24,14 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
       for (const char* sql : {"DELETE FROM job_timings WHERE report_id = ?",
                               "DELETE FROM job_counted_calls WHERE report_id = ?",
                               "DELETE FROM job_reports WHERE id = ?"}) {
-        absl::StatusOr<Statement> del = db_->Prepare(sql);
+        absl::StatusOr<Statement> del = c_->db->Prepare(sql);
         if (!del.ok()) return del.status();
         if (absl::Status e = del->Bind(1, id).Run(); !e.ok()) return e;
       }
       replaced = true;
     }
   }
-  absl::StatusOr<Statement> st = db_->Prepare(absl::StrCat(
+  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
       "INSERT INTO job_reports (profile_id, job_id, table_version, "
       "received_at, source, final, ranks, run_id, uid, gid, slurm_job_id) "
       "VALUES (?, ?, ?, ",
@@ -59,7 +58,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
   if (!row.ok()) return row.status();
   const int64_t report_id = st->Int(0);
   for (const JobTimingInput& t : r.timings) {
-    absl::StatusOr<Statement> ins = db_->Prepare(
+    absl::StatusOr<Statement> ins = c_->db->Prepare(
         "INSERT INTO job_timings (report_id, collective, algorithm, "
         "min_bytes, max_bytes, calls, timed_calls, total_seconds, profile_id, "
         "comm_size, explored_calls, first_bin, bins, median_s) "
@@ -93,7 +92,7 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
     if (!s.ok()) return s;
   }
   for (const CountedCallsRow& c : r.counted) {
-    absl::StatusOr<Statement> ins = db_->Prepare(
+    absl::StatusOr<Statement> ins = c_->db->Prepare(
         "INSERT INTO job_counted_calls (report_id, kind, collective, min_bytes, "
         "max_bytes, calls) VALUES (?, ?, ?, ?, ?, ?)");
     if (!ins.ok()) return ins.status();
@@ -108,14 +107,15 @@ absl::StatusOr<std::pair<int64_t, bool>> Store::PutJobReport(
   }
   return std::make_pair(report_id, replaced);
 }
-absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
+
+absl::StatusOr<std::vector<OnlinePoint>> ReportStore::OnlinePoints(int64_t profile_id,
                                                             int window,
                                                             int64_t min_timed) {
   // Every report retunes its profile, so this must not cost in proportion
   // to the reports kept: the profile's cells come from job_cells, and each
   // cell's newest `window` timings by report from job_timings_by_cell
   // (migration 8).
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT t.collective, t.algorithm, t.min_bytes, t.max_bytes, t.report_id, "
       "  t.median_s, t.timed_calls, t.explored_calls, r.job_id, COALESCE(r.uid, -1) "
       "FROM job_cells c "
@@ -150,8 +150,9 @@ absl::StatusOr<std::vector<OnlinePoint>> Store::OnlinePoints(int64_t profile_id,
   if (!each.ok()) return each;
   return out;
 }
-absl::StatusOr<ProfileCounts> Store::ReportCounts(int64_t profile_id) {
-  absl::StatusOr<Statement> st = db_->Prepare(
+
+absl::StatusOr<ProfileCounts> ReportStore::Counts(int64_t profile_id) {
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT (SELECT COUNT(*) FROM job_reports WHERE profile_id = ?1),"
       " (SELECT COALESCE(MAX(received_at), '') FROM job_reports"
       "    WHERE profile_id = ?1)");
@@ -164,17 +165,18 @@ absl::StatusOr<ProfileCounts> Store::ReportCounts(int64_t profile_id) {
   c.last_report_at = st->Text(1);
   return c;
 }
-absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
+
+absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> ReportStore::JobReports(
     int64_t profile_id, int limit) {
   absl::StatusOr<Statement> count =
-      db_->Prepare("SELECT COUNT(*) FROM job_reports WHERE profile_id = ?");
+      c_->db->Prepare("SELECT COUNT(*) FROM job_reports WHERE profile_id = ?");
   if (!count.ok()) return count.status();
   count->Bind(1, profile_id);
   absl::StatusOr<bool> counted = count->Step();
   if (!counted.ok()) return counted.status();
   const int total = static_cast<int>(count->Int(0));
 
-  absl::StatusOr<Statement> st = db_->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Prepare(
       "SELECT id, job_id, run_id, received_at, source, table_version, final, "
       "ranks, COALESCE(uid, -1), COALESCE(gid, -1), COALESCE(slurm_job_id, '') "
       "FROM job_reports WHERE profile_id = ? "
@@ -204,7 +206,7 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
 
   // One query for all the reports' timings: the ids form a contiguous
   // prefix of the same ordering, so the subquery repeats it.
-  absl::StatusOr<Statement> t = db_->Prepare(
+  absl::StatusOr<Statement> t = c_->db->Prepare(
       "SELECT report_id, collective, algorithm, min_bytes, max_bytes, calls, "
       "timed_calls, explored_calls, median_s FROM job_timings WHERE report_id "
       "IN (SELECT id FROM job_reports WHERE profile_id = ? "
@@ -229,7 +231,7 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> Store::JobReports(
   });
   if (!timing_rows.ok()) return timing_rows;
 
-  absl::StatusOr<Statement> c = db_->Prepare(
+  absl::StatusOr<Statement> c = c_->db->Prepare(
       "SELECT report_id, kind, collective, min_bytes, max_bytes, calls "
       "FROM job_counted_calls WHERE report_id IN (SELECT id FROM job_reports "
       "WHERE profile_id = ? ORDER BY received_at DESC, id DESC LIMIT ?) "
