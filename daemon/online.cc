@@ -54,7 +54,7 @@ void ApplyOnline(const std::vector<JobMedian>& online,
           auto d = def->second.find(job);
           if (d == def->second.end()) continue;
           const JobMedian& y = *d->second;
-          // Unauthenticated reports change no table (issue 30's rule).
+          // Reports nobody vouched for (uid -1) change no table.
           if (x->uid < 0 || x->timed_calls - x->explored_calls < o.revert_min_calls ||
               y.explored_calls < o.revert_min_calls || y.median_seconds <= 0) {
             continue;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark of issue 15, in one run: for Open MPI and MPICH, a tuning
+# The libraries' own algorithms as candidates, in one run: for Open MPI and MPICH, a tuning
 # campaign over the default grid with the library's own algorithms as
 # candidates alongside default and the mock-ups (timed: the target is one
 # launch in at most 180 s here), then `colltune evaluate` over the same grid,

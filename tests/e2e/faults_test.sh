@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Faults under a real colltuned and a real SQLite file (issue 17):
+# Faults under a real colltuned and a real SQLite file:
 #  1. kill -9 during heavy ingest: every upload the daemon acknowledged is in
 #     the database after a restart, the file is intact, and re-sending what
 #     was not acknowledged stores each job exactly once;

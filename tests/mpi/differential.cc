@@ -1089,7 +1089,7 @@ Result TestScatterv(const Case& k, MPI_Comm comm, std::mt19937_64& rng) {
   return Annotated(Compare(comm, rc, a.side, {}, TolOf(k, comm)), what);
 }
 
-// ------------------------------------------- the collectives of issue 16
+// -------- allgatherv, alltoallv, alltoallw, barrier, exscan, reduce_scatter
 //
 // Allgatherv and Reduce_scatter take the irregular layouts above. Their
 // count arrays are known to every rank, so the mock-ups decide on them: the

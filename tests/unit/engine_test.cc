@@ -784,7 +784,7 @@ std::vector<LaunchMedian> ThreeRegimes(std::initializer_list<double> rb_loop) {
 }
 
 TEST(EngineRegimes, FasterSynchronizedButSlowerBackToBackKeepsDefault) {
-  // The unsegmented tree of issue 29: wins from a barrier, loses in a loop.
+  // An unsegmented tree: wins from a barrier, loses in a loop.
   const std::vector<Decision> d =
       ComputeDecisions(ThreeRegimes({30, 31, 29, 30.5, 30.2}), {}, {}, EngineOptions{});
   ASSERT_EQ(d.size(), 1u);

@@ -107,8 +107,8 @@ TEST(EvaluationTest, TwoLaunchesCannotMakeADifferenceSignificant) {
 
 TEST(EvaluationTest, EachRegimeIsSummarizedApartAndTravelsInItsRecord) {
   const Collective c = Collective::kReduce;
-  // The table's choice wins from a barrier and loses back to back: the
-  // unsegmented tree of issue 29.
+  // The table's choice (an unsegmented tree) wins from a barrier and loses
+  // back to back.
   PointRecord sync = Point(c, 1 << 20, "native:binomial",
                            {{"default", 700}, {"native:binomial", 560}}, 560);
   PointRecord loop = Point(c, 1 << 20, "native:binomial",
