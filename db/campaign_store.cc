@@ -11,14 +11,14 @@ absl::StatusOr<int64_t> CampaignStore::UpsertCampaign(int64_t profile_id,
                                               std::string_view label,
                                               std::string_view host) {
   if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
-      "INSERT INTO campaigns (profile_id, label, host, created_at) "
-      "VALUES (?, ?, ?, ",
-      kNow,
-      ") ON CONFLICT (profile_id, label) DO UPDATE SET host = host "
-      "RETURNING id"));
+  absl::StatusOr<Statement> st = c_->db->Query(
+      absl::StrCat("INSERT INTO campaigns (profile_id, label, host, created_at) "
+                   "VALUES (?, ?, ?, ",
+                   kNow,
+                   ") ON CONFLICT (profile_id, label) DO UPDATE SET host = host "
+                   "RETURNING id"),
+      profile_id, label, host);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id).Bind(2, label).Bind(3, host);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   return st->Int(0);
@@ -88,21 +88,14 @@ absl::Status CampaignStore::UpdateWithinLaunchTests(int64_t campaign_id, int lau
   });
   if (!each.ok()) return each;
   for (const auto& [algorithm, p] : updates) {
-    absl::StatusOr<Statement> st = c_->db->Prepare(
+    absl::StatusOr<Statement> st = c_->db->Query(
         "UPDATE measurements SET p_faster_than_default = ? WHERE campaign_id = "
         "? AND launch = ? AND collective = ? AND msg_bytes = ? AND problem = ? "
-        "AND regime = ? AND algorithm = ?");
+        "AND regime = ? AND algorithm = ?",
+        p, campaign_id, launch, Name(m.collective), m.msg_bytes, m.problem, regime,
+        algorithm);
     if (!st.ok()) return st.status();
-    if (absl::Status s = st->Bind(1, p)
-                             .Bind(2, campaign_id)
-                             .Bind(3, int64_t{launch})
-                             .Bind(4, Name(m.collective))
-                             .Bind(5, m.msg_bytes)
-                             .Bind(6, m.problem)
-                             .Bind(7, regime)
-                             .Bind(8, algorithm)
-                             .Run();
-        !s.ok()) {
+    if (absl::Status s = st->Run(); !s.ok()) {
       return s;
     }
   }
@@ -135,16 +128,16 @@ absl::Status CampaignStore::PutCampaignLaunch(int64_t campaign_id, int launch,
 }
 
 absl::StatusOr<ProfileCounts> CampaignStore::Counts(int64_t profile_id) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT "
       " (SELECT COUNT(*) FROM campaigns WHERE profile_id = ?1),"
       " (SELECT COUNT(*) FROM (SELECT DISTINCT m.campaign_id, m.launch"
       "    FROM measurements m JOIN campaigns c ON c.id = m.campaign_id"
       "    WHERE c.profile_id = ?1)),"
       " (SELECT COUNT(*) FROM measurements m JOIN campaigns c"
-      "    ON c.id = m.campaign_id WHERE c.profile_id = ?1 AND m.regime = 'sync')");
+      "    ON c.id = m.campaign_id WHERE c.profile_id = ?1 AND m.regime = 'sync')",
+      profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   ProfileCounts c;
@@ -156,7 +149,7 @@ absl::StatusOr<ProfileCounts> CampaignStore::Counts(int64_t profile_id) {
 
 absl::StatusOr<std::vector<LaunchPoint>> CampaignStore::LaunchPoints(
     int64_t profile_id) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
       "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
       "m.stddev_s, m.problem, m.p_faster_than_default, m.upper_quartile_s, "
@@ -165,9 +158,9 @@ absl::StatusOr<std::vector<LaunchPoint>> CampaignStore::LaunchPoints(
       "JOIN campaigns c ON c.id = m.campaign_id "
       "LEFT JOIN campaign_launches l ON l.campaign_id = m.campaign_id AND "
       "l.launch = m.launch WHERE c.profile_id = ? ORDER BY m.collective, m.problem, "
-      "m.msg_bytes, m.algorithm, m.regime, m.campaign_id, m.launch");
+      "m.msg_bytes, m.algorithm, m.regime, m.campaign_id, m.launch",
+      profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
   std::vector<LaunchPoint> out;
   absl::Status each = st->EachRow([&](const Statement& row) -> absl::Status {
     LaunchPoint p;
@@ -202,13 +195,13 @@ absl::StatusOr<std::vector<LaunchPoint>> CampaignStore::LaunchPoints(
 
 absl::StatusOr<std::vector<StoredPointRow>> CampaignStore::CampaignPoints(
     int64_t profile_id, std::string_view label) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT m.launch, m.collective, m.algorithm, m.msg_bytes, m.nrep, "
       "m.problem, m.regime FROM measurements m JOIN campaigns c ON c.id = "
       "m.campaign_id WHERE c.profile_id = ? AND c.label = ? ORDER BY m.launch, "
-      "m.collective, m.problem, m.msg_bytes, m.algorithm, m.regime");
+      "m.collective, m.problem, m.msg_bytes, m.algorithm, m.regime",
+      profile_id, label);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id).Bind(2, label);
   std::vector<StoredPointRow> out;
   absl::Status each = st->EachRow([&](const Statement& row) -> absl::Status {
     StoredPointRow p;
@@ -228,10 +221,9 @@ absl::StatusOr<std::vector<StoredPointRow>> CampaignStore::CampaignPoints(
 
 absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> CampaignStore::Campaigns(
     int64_t profile_id) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
-      "SELECT id, label FROM campaigns WHERE profile_id = ? ORDER BY id");
+  absl::StatusOr<Statement> st = c_->db->Query(
+      "SELECT id, label FROM campaigns WHERE profile_id = ? ORDER BY id", profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
   std::vector<std::pair<int64_t, std::string>> out;
   absl::Status each = st->EachRow([&](const Statement& row) {
     out.emplace_back(row.Int(0), row.Text(1));
@@ -242,15 +234,15 @@ absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> CampaignStore::Camp
 
 absl::StatusOr<std::vector<CampaignLaunchRow>> CampaignStore::CampaignLaunches(
     int64_t profile_id) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT c.id, c.label, c.host, l.launch, "
       "(SELECT COUNT(*) FROM measurements m WHERE m.campaign_id = c.id AND "
       "m.launch = l.launch AND m.regime = 'sync'), COALESCE(l.uid, -1), "
       "COALESCE(l.gid, -1), l.uploaded_at, l.regimes FROM campaign_launches l "
       "JOIN campaigns c ON c.id = "
-      "l.campaign_id WHERE c.profile_id = ? ORDER BY c.id, l.launch");
+      "l.campaign_id WHERE c.profile_id = ? ORDER BY c.id, l.launch",
+      profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
   std::vector<CampaignLaunchRow> out;
   absl::Status each = st->EachRow([&](const Statement& row) {
     CampaignLaunchRow l;
@@ -275,18 +267,13 @@ absl::StatusOr<std::vector<double>> CampaignStore::Samples(int64_t campaign_id,
                                                    int64_t msg_bytes,
                                                    std::string_view problem,
                                                    Regime regime) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT samples FROM measurements WHERE campaign_id = ? AND launch = ? "
       "AND collective = ? AND algorithm = ? AND msg_bytes = ? AND problem = ? "
-      "AND regime = ?");
+      "AND regime = ?",
+      campaign_id, launch, Name(c), Name(a), msg_bytes, problem,
+      std::string(NameOf(regime)));
   if (!st.ok()) return st.status();
-  st->Bind(1, campaign_id)
-      .Bind(2, int64_t{launch})
-      .Bind(3, Name(c))
-      .Bind(4, Name(a))
-      .Bind(5, msg_bytes)
-      .Bind(6, problem)
-      .Bind(7, std::string(NameOf(regime)));
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   if (!*row) return absl::NotFoundError("no such measurement");

@@ -12,11 +12,11 @@ absl::StatusOr<std::pair<int64_t, bool>> ReportStore::PutJobReport(
   if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
   bool replaced = false;
   {
-    absl::StatusOr<Statement> old = c_->db->Prepare(
+    absl::StatusOr<Statement> old = c_->db->Query(
         "SELECT id FROM job_reports WHERE profile_id = ? AND job_id = ? AND "
-        "run_id = ?");
+        "run_id = ?",
+        r.profile_id, r.job_id, r.run_id);
     if (!old.ok()) return old.status();
-    old->Bind(1, r.profile_id).Bind(2, r.job_id).Bind(3, r.run_id);
     absl::StatusOr<bool> row = old->Step();
     if (!row.ok()) return row.status();
     if (*row) {
@@ -24,26 +24,21 @@ absl::StatusOr<std::pair<int64_t, bool>> ReportStore::PutJobReport(
       for (const char* sql : {"DELETE FROM job_timings WHERE report_id = ?",
                               "DELETE FROM job_counted_calls WHERE report_id = ?",
                               "DELETE FROM job_reports WHERE id = ?"}) {
-        absl::StatusOr<Statement> del = c_->db->Prepare(sql);
+        absl::StatusOr<Statement> del = c_->db->Query(sql, id);
         if (!del.ok()) return del.status();
-        if (absl::Status e = del->Bind(1, id).Run(); !e.ok()) return e;
+        if (absl::Status e = del->Run(); !e.ok()) return e;
       }
       replaced = true;
     }
   }
-  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
-      "INSERT INTO job_reports (profile_id, job_id, table_version, "
-      "received_at, source, final, ranks, run_id, uid, gid, slurm_job_id) "
-      "VALUES (?, ?, ?, ",
-      kNow, ", ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
+  absl::StatusOr<Statement> st = c_->db->Query(
+      absl::StrCat("INSERT INTO job_reports (profile_id, job_id, table_version, "
+                   "received_at, source, final, ranks, run_id, uid, gid, slurm_job_id) "
+                   "VALUES (?, ?, ?, ",
+                   kNow, ", ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+      r.profile_id, r.job_id, r.table_version, r.source, r.final ? 1 : 0, r.ranks,
+      r.run_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, r.profile_id)
-      .Bind(2, r.job_id)
-      .Bind(3, r.table_version)
-      .Bind(4, r.source)
-      .Bind(5, int64_t{r.final ? 1 : 0})
-      .Bind(6, int64_t{r.ranks})
-      .Bind(7, r.run_id);
   if (r.uid >= 0) {
     st->Bind(8, r.uid).Bind(9, r.gid);
   } else {
@@ -92,17 +87,12 @@ absl::StatusOr<std::pair<int64_t, bool>> ReportStore::PutJobReport(
     if (!s.ok()) return s;
   }
   for (const CountedCallsRow& c : r.counted) {
-    absl::StatusOr<Statement> ins = c_->db->Prepare(
+    absl::StatusOr<Statement> ins = c_->db->Query(
         "INSERT INTO job_counted_calls (report_id, kind, collective, min_bytes, "
-        "max_bytes, calls) VALUES (?, ?, ?, ?, ?, ?)");
+        "max_bytes, calls) VALUES (?, ?, ?, ?, ?, ?)",
+        report_id, c.kind, c.collective, c.min_bytes, c.max_bytes, c.calls);
     if (!ins.ok()) return ins.status();
-    absl::Status s = ins->Bind(1, report_id)
-                         .Bind(2, c.kind)
-                         .Bind(3, c.collective)
-                         .Bind(4, c.min_bytes)
-                         .Bind(5, c.max_bytes)
-                         .Bind(6, c.calls)
-                         .Run();
+    absl::Status s = ins->Run();
     if (!s.ok()) return s;
   }
   return std::make_pair(report_id, replaced);
@@ -115,7 +105,7 @@ absl::StatusOr<std::vector<OnlinePoint>> ReportStore::OnlinePoints(int64_t profi
   // to the reports kept: the profile's cells come from job_cells, and each
   // cell's newest `window` timings by report from job_timings_by_cell
   // (migration 8).
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT t.collective, t.algorithm, t.min_bytes, t.max_bytes, t.report_id, "
       "  t.median_s, t.timed_calls, t.explored_calls, r.job_id, COALESCE(r.uid, -1) "
       "FROM job_cells c "
@@ -126,9 +116,9 @@ absl::StatusOr<std::vector<OnlinePoint>> ReportStore::OnlinePoints(int64_t profi
       "  ORDER BY report_id DESC LIMIT ?2) "
       "JOIN job_reports r ON r.id = t.report_id "
       "WHERE c.profile_id = ?1 "
-      "ORDER BY t.collective, t.min_bytes, t.algorithm, t.report_id");
+      "ORDER BY t.collective, t.min_bytes, t.algorithm, t.report_id",
+      profile_id, window, min_timed);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id).Bind(2, int64_t{window}).Bind(3, min_timed);
   std::vector<OnlinePoint> out;
   absl::Status each = st->EachRow([&](const Statement& row) {
     auto c = ParseCollective(row.Text(0));
@@ -152,12 +142,12 @@ absl::StatusOr<std::vector<OnlinePoint>> ReportStore::OnlinePoints(int64_t profi
 }
 
 absl::StatusOr<ProfileCounts> ReportStore::Counts(int64_t profile_id) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT (SELECT COUNT(*) FROM job_reports WHERE profile_id = ?1),"
       " (SELECT COALESCE(MAX(received_at), '') FROM job_reports"
-      "    WHERE profile_id = ?1)");
+      "    WHERE profile_id = ?1)",
+      profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   ProfileCounts c;
@@ -169,20 +159,19 @@ absl::StatusOr<ProfileCounts> ReportStore::Counts(int64_t profile_id) {
 absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> ReportStore::JobReports(
     int64_t profile_id, int limit) {
   absl::StatusOr<Statement> count =
-      c_->db->Prepare("SELECT COUNT(*) FROM job_reports WHERE profile_id = ?");
+      c_->db->Query("SELECT COUNT(*) FROM job_reports WHERE profile_id = ?", profile_id);
   if (!count.ok()) return count.status();
-  count->Bind(1, profile_id);
   absl::StatusOr<bool> counted = count->Step();
   if (!counted.ok()) return counted.status();
   const int total = static_cast<int>(count->Int(0));
 
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT id, job_id, run_id, received_at, source, table_version, final, "
       "ranks, COALESCE(uid, -1), COALESCE(gid, -1), COALESCE(slurm_job_id, '') "
       "FROM job_reports WHERE profile_id = ? "
-      "ORDER BY received_at DESC, id DESC LIMIT ?");
+      "ORDER BY received_at DESC, id DESC LIMIT ?",
+      profile_id, limit);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id).Bind(2, int64_t{limit});
   std::vector<JobReportRow> reports;
   std::map<int64_t, size_t> index;  // report id -> position
   absl::Status each = st->EachRow([&](const Statement& row) {
@@ -206,14 +195,14 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> ReportStore::JobReport
 
   // One query for all the reports' timings: the ids form a contiguous
   // prefix of the same ordering, so the subquery repeats it.
-  absl::StatusOr<Statement> t = c_->db->Prepare(
+  absl::StatusOr<Statement> t = c_->db->Query(
       "SELECT report_id, collective, algorithm, min_bytes, max_bytes, calls, "
       "timed_calls, explored_calls, median_s FROM job_timings WHERE report_id "
       "IN (SELECT id FROM job_reports WHERE profile_id = ? "
       "ORDER BY received_at DESC, id DESC LIMIT ?) AND profile_id IS NOT NULL "
-      "ORDER BY report_id, collective, min_bytes, algorithm");
+      "ORDER BY report_id, collective, min_bytes, algorithm",
+      profile_id, limit);
   if (!t.ok()) return t.status();
-  t->Bind(1, profile_id).Bind(2, int64_t{limit});
   absl::Status timing_rows = t->EachRow([&](const Statement& row) -> absl::Status {
     auto it = index.find(row.Int(0));
     if (it == index.end()) return absl::OkStatus();
@@ -231,13 +220,13 @@ absl::StatusOr<std::pair<std::vector<JobReportRow>, int>> ReportStore::JobReport
   });
   if (!timing_rows.ok()) return timing_rows;
 
-  absl::StatusOr<Statement> c = c_->db->Prepare(
+  absl::StatusOr<Statement> c = c_->db->Query(
       "SELECT report_id, kind, collective, min_bytes, max_bytes, calls "
       "FROM job_counted_calls WHERE report_id IN (SELECT id FROM job_reports "
       "WHERE profile_id = ? ORDER BY received_at DESC, id DESC LIMIT ?) "
-      "ORDER BY report_id, collective, min_bytes");
+      "ORDER BY report_id, collective, min_bytes",
+      profile_id, limit);
   if (!c.ok()) return c.status();
-  c->Bind(1, profile_id).Bind(2, int64_t{limit});
   absl::Status counted_rows = c->EachRow([&](const Statement& row) {
     auto it = index.find(row.Int(0));
     if (it == index.end()) return;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -32,6 +33,17 @@ class Statement {
   Statement& Bind(int index, std::string_view text);
   Statement& BindBlob(int index, const void* data, size_t size);
   Statement& BindNull(int index);
+  // Bind by the value's kind: any integer, any floating point, text.
+  template <class T>
+  Statement& BindValue(int index, const T& value) {
+    if constexpr (std::is_integral_v<T>) {
+      return Bind(index, static_cast<int64_t>(value));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return Bind(index, static_cast<double>(value));
+    } else {
+      return Bind(index, std::string_view(value));
+    }
+  }
 
   // Advances to the next row: true if there is one, false when done.
   absl::StatusOr<bool> Step();
@@ -83,6 +95,27 @@ class Database {
   // Runs one or more statements that return no rows.
   absl::Status Execute(std::string_view sql);
   absl::StatusOr<Statement> Prepare(std::string_view sql);
+  // Prepare, with `args` bound to ?1, ?2, ... in order (integers, doubles,
+  // strings).
+  template <class... Args>
+  absl::StatusOr<Statement> Query(std::string_view sql, const Args&... args) {
+    absl::StatusOr<Statement> st = Prepare(sql);
+    if (!st.ok()) return st.status();
+    int index = 0;
+    (st->BindValue(++index, args), ...);
+    return st;
+  }
+  // Query, stepped to its first row; nullopt when it has none.
+  template <class... Args>
+  absl::StatusOr<std::optional<Statement>> FirstRow(std::string_view sql,
+                                                    const Args&... args) {
+    absl::StatusOr<Statement> st = Query(sql, args...);
+    if (!st.ok()) return st.status();
+    absl::StatusOr<bool> row = st->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return std::optional<Statement>();
+    return std::optional<Statement>(std::move(*st));
+  }
   int64_t LastInsertId() const;
   // The primary result code of the last failed call (SQLITE_CORRUPT, ...).
   int LastErrorCode() const { return sqlite3_errcode(db_) & 0xff; }

@@ -29,6 +29,13 @@ constexpr Migration kMigrations[] = {
 // The migration that added measurements.lower_quartile_s (BackfillLowerQuartiles).
 constexpr int kLowerQuartileMigration = 12;
 
+absl::StatusOr<std::optional<Profile>> OneProfile(
+    absl::StatusOr<std::optional<Statement>> row) {
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return std::optional<Profile>();
+  return std::optional<Profile>(ProfileFromRow(**row));
+}
+
 }  // namespace
 
 Store::Store(std::unique_ptr<Database> db, std::string path, bool read_only) {
@@ -119,12 +126,10 @@ absl::Status Store::CheckIntegrity() {
 
 // The statement is finalized on return: a live one would block COMMIT.
 absl::Status Store::ReadSchemaVersion() {
-  absl::StatusOr<Statement> q =
-      c_.db->Prepare("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
-  if (!q.ok()) return q.status();
-  absl::StatusOr<bool> row = q->Step();
+  absl::StatusOr<std::optional<Statement>> row =
+      c_.db->FirstRow("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
   if (!row.ok()) return row.status();
-  schema_version_ = static_cast<int>(q->Int(0));
+  schema_version_ = row->has_value() ? static_cast<int>((*row)->Int(0)) : 0;
   return absl::OkStatus();
 }
 
@@ -211,33 +216,28 @@ absl::Status Store::InTransaction(const std::function<absl::Status()>& body) {
 
 absl::StatusOr<int64_t> Store::UpsertProfile(const ProfileKey& k) {
   if (absl::Status s = c_.RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = c_.db->Prepare(absl::StrCat(
-      "INSERT INTO profiles (cluster, library, library_version, comm_size, "
-      "nodes, ppn, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ",
-      kNow, ", ", kNow,
-      ") ON CONFLICT (cluster, library, library_version, comm_size, nodes, "
-      "ppn) DO UPDATE SET updated_at = excluded.updated_at RETURNING id"));
-  if (!st.ok()) return st.status();
-  st->Bind(1, k.cluster)
-      .Bind(2, k.library)
-      .Bind(3, k.library_version)
-      .Bind(4, int64_t{k.comm_size})
-      .Bind(5, int64_t{k.nodes})
-      .Bind(6, int64_t{k.ppn});
-  absl::StatusOr<bool> row = st->Step();
+  absl::StatusOr<std::optional<Statement>> row = c_.db->FirstRow(
+      absl::StrCat(
+          "INSERT INTO profiles (cluster, library, library_version, comm_size, "
+          "nodes, ppn, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ",
+          kNow, ", ", kNow,
+          ") ON CONFLICT (cluster, library, library_version, comm_size, nodes, "
+          "ppn) DO UPDATE SET updated_at = excluded.updated_at RETURNING id"),
+      k.cluster, k.library, k.library_version, k.comm_size, k.nodes, k.ppn);
   if (!row.ok()) return row.status();
-  return st->Int(0);
+  if (!row->has_value()) return absl::InternalError("profile upsert returned no id");
+  return (*row)->Int(0);
 }
 
 absl::StatusOr<std::vector<Profile>> Store::Profiles(std::string_view cluster,
                                                      std::string_view library) {
-  absl::StatusOr<Statement> st = c_.db->Prepare(absl::StrCat(
-      "SELECT ", kProfileColumns,
-      " FROM profiles WHERE (?1 = '' OR cluster = ?1) AND "
-      "(?2 = '' OR library = ?2) ORDER BY cluster, library, library_version, "
-      "comm_size, nodes, ppn"));
+  absl::StatusOr<Statement> st = c_.db->Query(
+      absl::StrCat("SELECT ", kProfileColumns,
+                   " FROM profiles WHERE (?1 = '' OR cluster = ?1) AND "
+                   "(?2 = '' OR library = ?2) ORDER BY cluster, library, "
+                   "library_version, comm_size, nodes, ppn"),
+      cluster, library);
   if (!st.ok()) return st.status();
-  st->Bind(1, cluster).Bind(2, library);
   std::vector<Profile> out;
   absl::Status each = st->EachRow([&](const Statement& row) {
     out.push_back(ProfileFromRow(*st));
@@ -247,14 +247,9 @@ absl::StatusOr<std::vector<Profile>> Store::Profiles(std::string_view cluster,
 }
 
 absl::StatusOr<std::optional<Profile>> Store::GetProfile(int64_t id) {
-  absl::StatusOr<Statement> st = c_.db->Prepare(
-      absl::StrCat("SELECT ", kProfileColumns, " FROM profiles WHERE id = ?"));
-  if (!st.ok()) return st.status();
-  st->Bind(1, id);
-  absl::StatusOr<bool> row = st->Step();
-  if (!row.ok()) return row.status();
-  if (!*row) return std::optional<Profile>();
-  return std::optional<Profile>(ProfileFromRow(*st));
+  return OneProfile(
+      c_.db->FirstRow(absl::StrCat("SELECT ", kProfileColumns, " FROM profiles WHERE id = ?"),
+                      id));
 }
 
 absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
@@ -268,21 +263,11 @@ absl::StatusOr<ProfileCounts> Store::Counts(int64_t profile_id) {
 }
 
 absl::StatusOr<std::optional<Profile>> Store::FindProfile(const ProfileKey& k) {
-  absl::StatusOr<Statement> st = c_.db->Prepare(absl::StrCat(
-      "SELECT ", kProfileColumns,
-      " FROM profiles WHERE cluster = ? AND library = ? AND "
-      "library_version = ? AND comm_size = ? AND nodes = ? AND ppn = ?"));
-  if (!st.ok()) return st.status();
-  st->Bind(1, k.cluster)
-      .Bind(2, k.library)
-      .Bind(3, k.library_version)
-      .Bind(4, int64_t{k.comm_size})
-      .Bind(5, int64_t{k.nodes})
-      .Bind(6, int64_t{k.ppn});
-  absl::StatusOr<bool> row = st->Step();
-  if (!row.ok()) return row.status();
-  if (!*row) return std::optional<Profile>();
-  return std::optional<Profile>(ProfileFromRow(*st));
+  return OneProfile(c_.db->FirstRow(
+      absl::StrCat("SELECT ", kProfileColumns,
+                   " FROM profiles WHERE cluster = ? AND library = ? AND "
+                   "library_version = ? AND comm_size = ? AND nodes = ? AND ppn = ?"),
+      k.cluster, k.library, k.library_version, k.comm_size, k.nodes, k.ppn));
 }
 
 }  // namespace colltune::db

@@ -10,40 +10,31 @@ absl::StatusOr<int64_t> TableStore::AddTable(int64_t profile_id,
                                         std::string_view reason,
                                         std::string_view changes) {
   if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
-      "INSERT INTO decision_tables (profile_id, version, created_at, reason, "
-      "changes) SELECT ?, COALESCE(MAX(version), 0) + 1, ",
-      kNow,
-      ", ?, ? FROM decision_tables WHERE profile_id = ? "
-      "RETURNING id, version"));
+  absl::StatusOr<Statement> st = c_->db->Query(
+      absl::StrCat(
+          "INSERT INTO decision_tables (profile_id, version, created_at, reason, "
+          "changes) SELECT ?, COALESCE(MAX(version), 0) + 1, ",
+          kNow,
+          ", ?, ? FROM decision_tables WHERE profile_id = ? "
+          "RETURNING id, version"),
+      profile_id, reason, changes, profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id).Bind(2, reason).Bind(3, changes).Bind(4, profile_id);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   const int64_t table_id = st->Int(0);
   const int64_t version = st->Int(1);
   for (const StoredRule& s : rules) {
     const Rule& r = s.rule;
-    absl::StatusOr<Statement> ins = c_->db->Prepare(
+    absl::StatusOr<Statement> ins = c_->db->Query(
         "INSERT INTO decision_rules (table_id, collective, min_bytes, "
         "max_bytes, algorithm, speedup, p_value, launches_default, "
         "launches_algorithm, campaigns, pinned, source, regimes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        table_id, Name(r.collective), static_cast<int64_t>(r.min_bytes),
+        r.max_bytes == kNoUpperBound ? int64_t{-1} : static_cast<int64_t>(r.max_bytes),
+        Name(r.algorithm), r.speedup, s.p_value, s.launches_default, s.launches_algorithm,
+        s.campaigns, s.pinned ? 1 : 0, s.source);
     if (!ins.ok()) return ins.status();
-    ins->Bind(1, table_id)
-            .Bind(2, Name(r.collective))
-            .Bind(3, static_cast<int64_t>(r.min_bytes))
-            .Bind(4, r.max_bytes == kNoUpperBound
-                         ? int64_t{-1}
-                         : static_cast<int64_t>(r.max_bytes))
-            .Bind(5, Name(r.algorithm))
-            .Bind(6, r.speedup)
-            .Bind(7, s.p_value)
-            .Bind(8, int64_t{s.launches_default})
-            .Bind(9, int64_t{s.launches_algorithm})
-            .Bind(10, s.campaigns)
-            .Bind(11, int64_t{s.pinned ? 1 : 0})
-            .Bind(12, s.source);
     if (s.regimes.empty()) {
       ins->BindNull(13);
     } else {
@@ -58,24 +49,16 @@ absl::Status TableStore::RefreshEvidence(int64_t profile_id, int64_t version,
                                     const std::vector<StoredRule>& rules) {
   if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
   for (const StoredRule& s : rules) {
-    absl::StatusOr<Statement> up = c_->db->Prepare(
+    absl::StatusOr<Statement> up = c_->db->Query(
         "UPDATE decision_rules SET speedup = ?1, p_value = ?2, "
         "launches_default = ?3, launches_algorithm = ?4, campaigns = ?5, "
         "pinned = ?6, source = ?7, regimes = ?12 WHERE table_id = (SELECT id "
         "FROM decision_tables WHERE profile_id = ?8 AND version = ?9) AND "
-        "collective = ?10 AND min_bytes = ?11");
+        "collective = ?10 AND min_bytes = ?11",
+        s.rule.speedup, s.p_value, s.launches_default, s.launches_algorithm, s.campaigns,
+        s.pinned ? 1 : 0, s.source, profile_id, version, Name(s.rule.collective),
+        static_cast<int64_t>(s.rule.min_bytes));
     if (!up.ok()) return up.status();
-    up->Bind(1, s.rule.speedup)
-                         .Bind(2, s.p_value)
-                         .Bind(3, int64_t{s.launches_default})
-                         .Bind(4, int64_t{s.launches_algorithm})
-                         .Bind(5, s.campaigns)
-                         .Bind(6, int64_t{s.pinned ? 1 : 0})
-                         .Bind(7, s.source)
-                         .Bind(8, profile_id)
-                         .Bind(9, version)
-                         .Bind(10, Name(s.rule.collective))
-                         .Bind(11, static_cast<int64_t>(s.rule.min_bytes));
     if (s.regimes.empty()) {
       up->BindNull(12);
     } else {
@@ -89,17 +72,13 @@ absl::Status TableStore::RefreshEvidence(int64_t profile_id, int64_t version,
 
 absl::StatusOr<int64_t> TableStore::AddPin(int64_t profile_id, const PinRow& pin) {
   if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = c_->db->Prepare(absl::StrCat(
-      "INSERT INTO pins (profile_id, collective, min_bytes, max_bytes, "
-      "algorithm, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ",
-      kNow, ") RETURNING id"));
+  absl::StatusOr<Statement> st = c_->db->Query(
+      absl::StrCat("INSERT INTO pins (profile_id, collective, min_bytes, max_bytes, "
+                   "algorithm, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ",
+                   kNow, ") RETURNING id"),
+      profile_id, Name(pin.collective), pin.min_bytes, pin.max_bytes, Name(pin.algorithm),
+      pin.note);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id)
-      .Bind(2, Name(pin.collective))
-      .Bind(3, pin.min_bytes)
-      .Bind(4, pin.max_bytes)
-      .Bind(5, Name(pin.algorithm))
-      .Bind(6, pin.note);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   return st->Int(0);
@@ -107,10 +86,10 @@ absl::StatusOr<int64_t> TableStore::AddPin(int64_t profile_id, const PinRow& pin
 
 absl::StatusOr<bool> TableStore::DeletePin(int64_t profile_id, int64_t pin_id) {
   if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
-  absl::StatusOr<Statement> st = c_->db->Prepare(
-      "DELETE FROM pins WHERE profile_id = ? AND id = ? RETURNING id");
+  absl::StatusOr<Statement> st =
+      c_->db->Query("DELETE FROM pins WHERE profile_id = ? AND id = ? RETURNING id",
+                    profile_id, pin_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id).Bind(2, pin_id);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   return *row;
@@ -132,11 +111,11 @@ int TableVersion::RulesNotDefault() const {
 }
 
 absl::StatusOr<std::optional<TableVersion>> TableStore::LoadTable(int64_t table_id) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT version, created_at, reason, changes FROM decision_tables "
-      "WHERE id = ?");
+      "WHERE id = ?",
+      table_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, table_id);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<TableVersion>();
@@ -145,12 +124,12 @@ absl::StatusOr<std::optional<TableVersion>> TableStore::LoadTable(int64_t table_
   t.created_at = st->Text(1);
   t.reason = st->Text(2);
   t.changes = st->Text(3);
-  absl::StatusOr<Statement> rules = c_->db->Prepare(
+  absl::StatusOr<Statement> rules = c_->db->Query(
       "SELECT collective, min_bytes, max_bytes, algorithm, speedup, p_value, "
       "launches_default, launches_algorithm, campaigns, pinned, source, regimes "
-      "FROM decision_rules WHERE table_id = ?");
+      "FROM decision_rules WHERE table_id = ?",
+      table_id);
   if (!rules.ok()) return rules.status();
-  rules->Bind(1, table_id);
   absl::Status each = rules->EachRow([&](const Statement& row) -> absl::Status {
     StoredRule s;
     absl::Status names = ReadNames(row, 0, 3, &s.rule.collective, &s.rule.algorithm);
@@ -189,13 +168,13 @@ absl::StatusOr<std::optional<TableVersion>> TableStore::CurrentTable(
 
 absl::StatusOr<std::optional<TableVersion>> TableStore::TableAt(int64_t profile_id,
                                                            int64_t version) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       version > 0 ? "SELECT id FROM decision_tables WHERE profile_id = ?1 AND "
                     "version = ?2"
                   : "SELECT id FROM decision_tables WHERE profile_id = ?1 "
-                    "ORDER BY version DESC LIMIT 1");
+                    "ORDER BY version DESC LIMIT 1",
+      profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
   if (version > 0) st->Bind(2, version);
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
@@ -206,13 +185,13 @@ absl::StatusOr<std::optional<TableVersion>> TableStore::TableAt(int64_t profile_
 
 absl::StatusOr<std::vector<TableVersionInfo>> TableStore::TableHistory(
     int64_t profile_id) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT t.version, t.created_at, t.reason, t.changes, "
       "(SELECT COUNT(*) FROM decision_rules r WHERE r.table_id = t.id AND "
       "r.algorithm != 'default') FROM decision_tables t WHERE t.profile_id = ? "
-      "ORDER BY t.version DESC");
+      "ORDER BY t.version DESC",
+      profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
   std::vector<TableVersionInfo> out;
   absl::Status each = st->EachRow([&](const Statement& row) {
     TableVersionInfo v;
@@ -228,11 +207,11 @@ absl::StatusOr<std::vector<TableVersionInfo>> TableStore::TableHistory(
 }
 
 absl::StatusOr<std::vector<PinRow>> TableStore::Pins(int64_t profile_id) {
-  absl::StatusOr<Statement> st = c_->db->Prepare(
+  absl::StatusOr<Statement> st = c_->db->Query(
       "SELECT id, collective, min_bytes, max_bytes, algorithm, note, "
-      "created_at FROM pins WHERE profile_id = ? ORDER BY id");
+      "created_at FROM pins WHERE profile_id = ? ORDER BY id",
+      profile_id);
   if (!st.ok()) return st.status();
-  st->Bind(1, profile_id);
   std::vector<PinRow> out;
   absl::Status each = st->EachRow([&](const Statement& row) -> absl::Status {
     PinRow p;
