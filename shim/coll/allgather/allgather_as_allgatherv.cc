@@ -6,6 +6,9 @@
 // differ, although their signatures match. A rank whose receive type is dense
 // works in its receive buffer (in place when the call is); others stage the p
 // blocks in scratch. Scratch bound: p*n + n bytes and 2p ints.
+//
+// Cost: MPI_Allgatherv(n bytes per rank); scratch: 2p ints, + p*n bytes when
+//   the receive type is not dense, + n when the send type is not dense.
 #include "shim/coll/mockups.h"
 #include "shim/coll/own_block.h"
 #include "shim/coll/blocks.h"

@@ -12,6 +12,9 @@
 // there and is not rewritten). Padding bytes travel but are never unpacked.
 // Scratch bound: p times the largest block. Not eligible when that exceeds
 // int counts.
+//
+// Cost: MPI_Allgather(b bytes per rank, b the largest block: p*b >= m);
+//   scratch: p*b bytes.
 #include "shim/coll/mockups.h"
 #include "shim/coll/own_block.h"
 #include "shim/coll/blocks.h"

@@ -11,6 +11,9 @@
 // one past its end, which may be where the caller's sendbuf starts, so it
 // receives at an address of the shim's own instead (MPICH refuses equal send
 // and receive pointers even for an empty receive).
+//
+// Cost: MPI_Reduce_scatter(p balanced blocks, <= ceil(n/p)) + MPI_Allgatherv
+//   of the blocks; scratch: 2p ints, + ceil(n/p) in place.
 #include "shim/coll/mockups.h"
 #include "shim/coll/blocks.h"
 

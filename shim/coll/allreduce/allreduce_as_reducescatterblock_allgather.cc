@@ -11,6 +11,10 @@
 // ranks (MPI requires it for reductions), so eligibility is rank-invariant.
 // Non-commutative operations are fine: MPI_Reduce_scatter_block applies them
 // in rank order. Every rank ends with the allgathered, identical bytes.
+//
+// Cost: MPI_Reduce_scatter_block(p blocks of ceil(n/p)) + MPI_Allgather of the
+//   blocks; scratch: none (ceil(n/p) in place) if p divides the count, else
+//   p*ceil(n/p) + ceil(n/p) (+ n to pack a type that is not dense).
 #include <cstring>
 
 #include "shim/coll/mockups.h"

@@ -6,6 +6,9 @@
 // they are; others are staged through scratch. MPI_IN_PLACE keeps its meaning.
 // Scratch bound: 2 * p * n bytes and 2p ints (send and receive counts are the
 // same in bytes).
+//
+// Cost: MPI_Alltoallv(n bytes per pair); scratch: 2p ints, + p*n bytes when
+//   the receive type is not dense, + p*n when the send type is not dense.
 #include "shim/coll/mockups.h"
 #include "shim/coll/blocks.h"
 

@@ -13,6 +13,10 @@
 // Scratch: `need` is what runs before the agreement (the span check of the
 // receive blocks, 16p bytes); after it, 2 * p * max bytes, at most the
 // budget.
+//
+// Cost: MPI_Allreduce(2 int64) + MPI_Alltoall(b bytes per pair, b the largest
+//   block of any rank), or the library's MPI_Alltoallv; scratch: 16p bytes,
+//   then 2*p*b bytes.
 #include <climits>
 
 #include "shim/coll/mockups.h"

@@ -10,6 +10,9 @@
 // handler without sending anything, as the library's MPI_Alltoallv does.
 // Overlapping receive blocks are not checked: the same bytes are written as
 // by the library, in an order MPI leaves undefined (docs/algorithms.md).
+//
+// Cost: p-1 MPI_Sendrecv (a block each way) + the own block by memcpy or a
+//   Sendrecv to self; in place p-1 MPI_Sendrecv_replace; scratch: none.
 #include "shim/coll/mockups.h"
 #include "shim/coll/alltoallv/exchange.h"
 

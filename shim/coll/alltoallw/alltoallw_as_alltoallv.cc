@@ -14,6 +14,9 @@
 //
 // Scratch: the span check of the receive blocks (16p bytes), then the two
 // element displacement arrays (2p ints).
+//
+// Cost: MPI_Allreduce(2 ints) + MPI_Alltoallv(the call's blocks), or the
+//   library's MPI_Alltoallw; scratch: 16p bytes + 2p ints.
 #include "shim/coll/alltoallv/exchange.h"
 #include "shim/coll/mockups.h"
 #include "shim/coll/blocks.h"

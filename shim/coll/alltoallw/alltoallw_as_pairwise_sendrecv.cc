@@ -1,6 +1,9 @@
 // MPI_Alltoallw as p-1 rounds of MPI_Sendrecv on the communicator's private
 // duplicate, each block with its own datatype at its byte displacement
 // (alltoallv_as_pairwise_sendrecv.cc says how; the same exchange).
+//
+// Cost: p-1 MPI_Sendrecv (a block each way) + the own block by memcpy or a
+//   Sendrecv to self; in place p-1 MPI_Sendrecv_replace; scratch: none.
 #include "shim/coll/alltoallv/exchange.h"
 #include "shim/coll/mockups.h"
 

@@ -6,6 +6,9 @@
 // between such ranks. Every displacement is 0. A rank whose type is dense
 // works in its buffer; others stage n bytes in scratch (the root packs into
 // it first). Scratch bound: n bytes and 2p ints.
+//
+// Cost: MPI_Allgatherv(n bytes from the root, empty blocks elsewhere);
+//   scratch: 2p ints, + n bytes when the type is not dense.
 #include "shim/coll/mockups.h"
 #include "shim/coll/blocks.h"
 

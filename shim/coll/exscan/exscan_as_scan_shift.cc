@@ -13,6 +13,9 @@
 // receive never matches it. Scratch bound: n elements on every rank. Not
 // eligible on a communicator without a private duplicate (the same on every
 // rank of it).
+//
+// Cost: MPI_Scan(n) + MPI_Sendrecv(n) to r+1 and from r-1 (a Send at rank 0,
+//   a Recv at p-1); scratch: n.
 #include "shim/coll/datatype.h"
 #include "shim/coll/mockups.h"
 

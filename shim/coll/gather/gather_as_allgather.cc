@@ -7,6 +7,10 @@
 // root's, which lies inside the receive buffer), else a packed copy; the root
 // receives into its receive buffer when that type is dense, else into
 // scratch it then unpacks. Scratch bound for every rank: p*n + n bytes.
+//
+// Cost: MPI_Allgather(n bytes each); scratch: p*n bytes (none at a root whose
+//   receive type is dense), + n to pack the own block where its type is not
+//   dense or at an in-place root.
 #include "shim/coll/blocks.h"
 #include "shim/coll/mockups.h"
 #include "shim/coll/own_block.h"

@@ -8,6 +8,9 @@
 // type is dense, else into scratch it unpacks; it never reduces in place
 // (MPICH 4.0.2 crashes in MPI_Reduce with MPI_IN_PLACE at a root other than
 // 0). Scratch bound for every rank: 2 * p * n bytes.
+//
+// Cost: MPI_Reduce(p*n bytes, MPI_BOR) to the root; scratch: p*n bytes, + p*n
+//   at a root whose receive type is not dense.
 #include <cstring>
 
 #include "shim/coll/blocks.h"

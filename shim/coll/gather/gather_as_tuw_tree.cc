@@ -2,6 +2,10 @@
 // have the size the call's key gives every rank, so each process computes
 // the tree locally, without the construction rounds: ceil(log2 p) rounds of
 // data with blocks always in rank order, the root receiving in place.
+//
+// Cost: per rank <= ceil(log2 p) MPI_Irecv of subtrees + one MPI_Send of its
+//   own; a subtree over T = min(256 KiB, budget/2) bytes sends straight to the
+//   root (one more Irecv there); scratch: a forwarded subtree, <= 2T bytes.
 #include <climits>
 
 #include "shim/coll/mockups.h"

@@ -6,6 +6,10 @@
 // on every rank: so is the verdict that p padded blocks fit the scratch
 // budget (and int counts); when they do not, every rank runs the library's
 // MPI_Gatherv instead.
+//
+// Cost: MPI_Allreduce(1 int64) + MPI_Gather(b bytes each, b the largest
+//   block), or the library's MPI_Gatherv when p*b exceeds the budget;
+//   scratch: p*b bytes at the root, b elsewhere (checked after the Allreduce).
 #include <climits>
 
 #include "shim/coll/mockups.h"

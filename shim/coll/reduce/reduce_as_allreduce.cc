@@ -6,6 +6,9 @@
 // to scratch and sends from there. Datatype and operation are the same on all
 // ranks, so the scratch bound (one buffer of n elements, plus a packing area
 // for non-dense types) is rank-invariant.
+//
+// Cost: MPI_Allreduce(n); scratch: n at non-roots (the dropped result) and
+//   at an in-place root (a copy of its input, + n to pack a non-dense type).
 #include "shim/coll/datatype.h"
 #include "shim/coll/mockups.h"
 

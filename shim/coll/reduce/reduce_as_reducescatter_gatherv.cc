@@ -5,6 +5,9 @@
 // order for non-commutative ones). Scratch: 2p ints and one block (at most
 // ceil(n/p) elements). An in-place root reduces from its recvbuf, which the
 // gather then overwrites.
+//
+// Cost: MPI_Reduce_scatter(p balanced blocks, <= ceil(n/p)) + MPI_Gatherv of
+//   the blocks to the root; scratch: 2p ints + one block (ceil(n/p)).
 #include "shim/coll/blocks.h"
 #include "shim/coll/mockups.h"
 

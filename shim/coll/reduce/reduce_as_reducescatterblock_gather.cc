@@ -8,6 +8,10 @@
 // elements out; as in GL6, padding is eligible for predefined operations only.
 // Operation and datatype are the same on all ranks, so the verdict is too.
 // Not eligible under MPICH for datatypes with gaps (quirks.h).
+//
+// Cost: MPI_Reduce_scatter_block(p blocks of ceil(n/p)) + MPI_Gather of the
+//   blocks; scratch: ceil(n/p), + p*ceil(n/p) (and n to pack a type that is
+//   not dense) unless p divides the count.
 #include <cstring>
 
 #include "shim/coll/datatype.h"

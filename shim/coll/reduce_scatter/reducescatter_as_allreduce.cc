@@ -5,6 +5,9 @@
 // recvbuf, whose part past the first block must stay as the caller wrote it.
 // MPI_Allreduce applies any operation in rank order. Scratch bound: the
 // vector, and a packing area for the largest block of a non-dense type.
+//
+// Cost: MPI_Allreduce(m); scratch: m, + the largest block to pack a type that
+//   is not dense.
 #include "shim/coll/datatype.h"
 #include "shim/coll/mockups.h"
 #include "shim/coll/reduce_shape.h"

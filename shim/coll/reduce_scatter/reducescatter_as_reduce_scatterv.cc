@@ -7,6 +7,9 @@
 // block to the front of its recvbuf. MPI_Reduce applies any operation in
 // rank order, so user-defined and non-commutative ones are eligible.
 // Scratch bound (rank 0's, for every rank): the vector and p displacements.
+//
+// Cost: MPI_Reduce(m) to rank 0 + MPI_Scatterv(m, each rank its block);
+//   scratch: m + p ints at rank 0, none elsewhere.
 #include "shim/coll/blocks.h"
 #include "shim/coll/datatype.h"
 #include "shim/coll/mockups.h"

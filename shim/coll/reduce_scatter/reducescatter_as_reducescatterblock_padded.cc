@@ -16,6 +16,9 @@
 // Scratch bound: p padded blocks, one block and a packing area for one
 // block of a non-dense type. Not eligible when p padded blocks exceed int
 // counts.
+//
+// Cost: MPI_Reduce_scatter_block(p blocks of b, b the largest count);
+//   scratch: b, + b to pack a non-dense type, + p*b when counts differ.
 #include <climits>
 #include <cstring>
 

@@ -7,6 +7,9 @@
 // (recvbuf is then the send buffer, never aliased with the result) and only
 // the own block is written back. Scratch bound, the same on every rank: the
 // vector and a packing area for one block of a non-dense type.
+//
+// Cost: MPI_Allreduce(p*n); scratch: p*n, + n to pack a type that is not
+//   dense.
 #include "shim/coll/datatype.h"
 #include "shim/coll/mockups.h"
 #include "shim/coll/reduce_shape.h"

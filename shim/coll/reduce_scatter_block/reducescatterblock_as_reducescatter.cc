@@ -9,6 +9,9 @@
 // to the front of recvbuf; a mock-up writes no byte that the library's own
 // collective leaves untouched. Scratch bound: p ints, one block and a
 // packing area for a non-dense type.
+//
+// Cost: MPI_Reduce_scatter(p counts of n); scratch: p ints, in place + n
+//   (+ n to pack a type that is not dense).
 #include "shim/coll/blocks.h"
 #include "shim/coll/mockups.h"
 #include "shim/coll/reduce_shape.h"

@@ -14,6 +14,9 @@
 // Rank 0's Exscan result is undefined; it takes its own input. Whether an
 // operation commutes is the same on all ranks (MPI requires the same op), so
 // the scratch bound is rank-invariant.
+//
+// Cost: MPI_Exscan(n) + MPI_Reduce_local(n) (rank 0: a copy); scratch: none
+//   for a commutative op out of place, else n; + n to pack a non-dense type.
 #include "shim/coll/datatype.h"
 #include "shim/coll/mockups.h"
 

@@ -6,6 +6,9 @@
 // packed copy; the other ranks receive into scratch and unpack their block.
 // The root copies its own block between its two datatypes, unless it
 // scatters in place. Scratch bound for every rank: p * n bytes.
+//
+// Cost: MPI_Bcast(p*n bytes); scratch: p*n bytes (none at a root whose send
+//   type is dense).
 #include "shim/coll/blocks.h"
 #include "shim/coll/mockups.h"
 

@@ -2,6 +2,8 @@
 //
 // The mirror of gather_as_gatherv: the root builds 2p ints, the other ranks
 // pass their arguments through, MPI_IN_PLACE at the root keeps its meaning.
+//
+// Cost: MPI_Scatterv(n each, equal counts); scratch: 2p ints at the root.
 #include "shim/coll/blocks.h"
 #include "shim/coll/mockups.h"
 

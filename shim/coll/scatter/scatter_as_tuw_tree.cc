@@ -1,6 +1,10 @@
 // MPI_Scatter along seed 000's ordered-hypercube tree (tuw_tree.h), computed
 // locally since every block has the size the call's key gives every rank;
 // the root sends from its buffer in place.
+//
+// Cost: per rank one MPI_Recv of its subtree + <= ceil(log2 p) MPI_Isend to
+//   children; a subtree over T = min(256 KiB, budget/2) bytes comes straight
+//   from the root (one more Isend there); scratch: a forwarded subtree, <= 2T.
 #include <climits>
 
 #include "shim/coll/mockups.h"

@@ -3,6 +3,10 @@
 // blocks, each rank keeps its own block's bytes. As for
 // gatherv_as_allreduce_gather, the budget check follows the MPI_Allreduce
 // and is the same on every rank.
+//
+// Cost: MPI_Allreduce(1 int64) + MPI_Scatter(b bytes each, b the largest
+//   block), or the library's MPI_Scatterv when p*b exceeds the budget;
+//   scratch: p*b bytes at the root, b elsewhere (checked after the Allreduce).
 #include <climits>
 
 #include "shim/coll/mockups.h"
