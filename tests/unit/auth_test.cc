@@ -4,21 +4,13 @@
 
 #include "auth/binding.h"
 #include "auth/rate_limit.h"
+#include "tests/unit/test_requests.h"
 
 namespace colltune::auth {
 namespace {
 
 v1::ReportJobRequest Report() {
-  v1::ReportJobRequest r;
-  r.mutable_context()->set_library("Open MPI");
-  r.mutable_context()->set_library_version("4.1.4");
-  r.mutable_context()->set_comm_size(4);
-  r.mutable_context()->set_nodes(1);
-  r.mutable_context()->set_ppn(4);
-  r.set_job_id("slurm:1234");
-  r.set_run_id("run-1");
-  r.set_final(true);
-  r.set_ranks(4);
+  v1::ReportJobRequest r = test_data::FinalReportRequest("slurm:1234", "run-1", 4);
   v1::JobTiming* t = r.add_timings();
   t->set_collective("allreduce");
   t->set_algorithm("default");

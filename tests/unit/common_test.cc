@@ -11,6 +11,7 @@
 #include "common/regime.h"
 #include "common/report.h"
 #include "common/stats.h"
+#include "tests/unit/test_data.h"
 
 #include <cmath>
 
@@ -289,29 +290,11 @@ TEST(Histogram, SizeBuckets) {
 }
 
 TEST(ReportFormat, RoundTripsAndRefusesWhatIsMalformed) {
-  colltune::Report r;
-  r.job_id = "slurm:42";
-  r.run_id = "node1-123-1700000000";
-  r.context.library = "Open MPI";
-  r.context.library_version = "4.1.4";
-  r.context.comm_size = 4;
-  r.context.nodes = 1;
-  r.context.ppn = 4;
-  r.table_version = 7;
-  r.final = true;
-  r.ranks = 4;
-  colltune::ReportTiming t;
-  t.comm_size = 4;
-  t.profile_id = 3;
-  t.collective = colltune::Collective::kAllreduce;
-  t.algorithm = colltune::Algorithm::kAllreduceAsReduceBcast;
-  t.bucket = 17;
-  t.calls = 1600;
-  t.timed = 100;
-  t.explored = 0;
-  t.sum_ns = 5000000;
-  t.first_bin = 120;
-  t.bins = {40, 0, 60};
+  colltune::Report r = colltune::test_data::FinalReport(
+      "slurm:42", "node1-123-1700000000", colltune::test_data::OpenMpiJob(4, 1, 4), 7);
+  const colltune::ReportTiming t = colltune::test_data::ReduceBcastTiming(
+      /*comm_size=*/4, /*profile_id=*/3, /*bucket=*/17, /*calls=*/1600, /*timed=*/100,
+      /*explored=*/0, /*sum_ns=*/5000000, /*first_bin=*/120, /*bins=*/{40, 0, 60});
   r.timings.push_back(t);
   r.counts.push_back({colltune::NonblockingId(colltune::Collective::kAllreduce), 6, 28});
   r.counts.push_back({colltune::NeighborId(colltune::Neighbor::kAlltoall,

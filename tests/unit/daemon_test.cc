@@ -19,6 +19,7 @@
 #include "daemon/service.h"
 #include "daemon/tuner.h"
 #include "db/store.h"
+#include "tests/unit/test_requests.h"
 
 namespace colltune::daemon {
 namespace {
@@ -59,13 +60,15 @@ class DaemonTest : public ::testing::Test {
   std::string Address() const { return "unix:" + dir_ + "/d.sock"; }
 
   static v1::Context Ctx(int comm_size, int nodes = 1, int ppn = 0) {
-    v1::Context c;
-    c.set_library("Open MPI");
-    c.set_library_version("4.1.4");
-    c.set_comm_size(comm_size);
-    c.set_nodes(nodes);
-    c.set_ppn(ppn ? ppn : comm_size);
-    return c;
+    return test_data::OpenMpiContext(comm_size, nodes, ppn ? ppn : comm_size);
+  }
+
+  // One call of the stub's `method`, in a context of its own.
+  template <typename Request, typename Response>
+  grpc::Status Call(grpc::Status (v1::Tuning::Stub::*method)(grpc::ClientContext*,
+                                                              const Request&, Response*),
+                    const Request& request, Response* out) {
+    return test_data::Call(*stub_, method, request, out);
   }
 
   static v1::UploadMeasurementsRequest Upload(int comm_size) {
@@ -189,6 +192,37 @@ class DaemonTest : public ::testing::Test {
       EXPECT_TRUE(s.ok()) << s.error_message();
     }
     return out;
+  }
+
+  // Job `job-<i>` of user 1000 + i at 70000 B: the table's reduce+bcast in
+  // 60 timed calls at ~100 us, default explored 6 times at ~50 us.
+  v1::ReportJobResponse ReportSlowChoice(int i, const std::string& run = "run-1",
+                                         grpc::Status* status = nullptr) {
+    return Report("job-" + std::to_string(i),
+                  {Timing("allreduce", "allreduce_as_reduce_bcast", 70000, 4,
+                          Around(100e-6, 60, i)),
+                   Timing("allreduce", "default", 70000, 4, Around(50e-6, 6, i), 6)},
+                  status, run, 1000 + i);
+  }
+
+  // A report that `mutate` spoils, and what the refusal must say.
+  struct BadReport {
+    std::function<void(v1::ReportJobRequest*)> mutate;
+    std::string message;
+  };
+  // Each of `cases` applied to a copy of `r` (as job slurm-bad) is refused
+  // as an invalid argument that names what is wrong.
+  void ExpectRefused(const v1::ReportJobRequest& r, const std::vector<BadReport>& cases) {
+    for (const BadReport& bad : cases) {
+      v1::ReportJobRequest copy = r;
+      copy.set_job_id("slurm-bad");
+      bad.mutate(&copy);
+      v1::ReportJobResponse out;
+      grpc::Status s = Call(&v1::Tuning::Stub::ReportJob, copy, &out);
+      EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad.message;
+      EXPECT_NE(s.error_message().find(bad.message), std::string::npos)
+          << "wanted '" << bad.message << "', got: " << s.error_message();
+    }
   }
 
   // `n` latencies around `seconds` (+-1%), distinct so rank tests see no ties.
@@ -346,18 +380,12 @@ TEST_F(DaemonTest, EveryRegimeDecidesThroughTheService) {
 
   // The profile lists each regime's points apart.
   v1::ListProfilesResponse profiles;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &profiles).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListProfiles, {}, &profiles).ok());
   EXPECT_EQ(profiles.profiles(0).measurements(), 12) << "synchronized points";
   v1::GetProfileRequest pr;
   pr.set_id(profiles.profiles(0).id());
   v1::GetProfileResponse profile;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->GetProfile(&ctx, pr, &profile).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetProfile, pr, &profile).ok());
   int loop_points = 0;
   for (const v1::PointSummary& p : profile.points()) loop_points += p.regime() == "loop";
   EXPECT_EQ(loop_points, 2);
@@ -438,14 +466,12 @@ TEST_F(DaemonTest, TablesAreScopedToClusterAndLibrary) {
   r.mutable_context()->set_library("MPICH");
   r.mutable_context()->set_library_version("4.0.2");
   v1::GetTableResponse out;
-  grpc::ClientContext c1;
-  ASSERT_TRUE(stub_->GetTable(&c1, r, &out).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetTable, r, &out).ok());
   EXPECT_EQ(out.table().sections_size(), 0);
   r.mutable_context()->set_library("Open MPI");
   r.mutable_context()->set_library_version("4.1.4");
   r.mutable_context()->set_cluster("elsewhere");
-  grpc::ClientContext c2;
-  ASSERT_TRUE(stub_->GetTable(&c2, r, &out).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetTable, r, &out).ok());
   EXPECT_EQ(out.table().sections_size(), 0);
 }
 
@@ -565,8 +591,7 @@ TEST_F(DaemonTest, GathervPointsAreDistributionsAndGetOneRuleForAllSizes) {
   *cr.mutable_context() = Ctx(4);
   cr.set_campaign("irregular");
   v1::GetCampaignResponse points;
-  grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->GetCampaign(&ctx, cr, &points).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetCampaign, cr, &points).ok());
   ASSERT_EQ(points.points_size(), 12) << "2 distributions x 2 algorithms x 3 launches";
   std::set<std::string> problems;
   for (const v1::StoredPoint& p : points.points()) problems.insert(p.problem());
@@ -610,8 +635,7 @@ TEST_F(DaemonTest, HostileButPrintableNamesAreStoredAsText) {
   r.mutable_context()->set_cluster("<script>alert(1)</script>");
   ASSERT_TRUE(Send(r).ok());
   v1::ListProfilesResponse out;
-  grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &out).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListProfiles, {}, &out).ok());
   ASSERT_EQ(out.profiles_size(), 1);
   EXPECT_EQ(out.profiles(0).context().cluster(), "<script>alert(1)</script>");
 }
@@ -627,18 +651,13 @@ TEST_F(DaemonTest, JobReportsAreValidatedAndStored) {
       Timing("allreduce", "allreduce_as_reduce_bcast", 1500, 4, Around(2e-6, 40, 1), 3);
   v1::ReportJobResponse out;
   {
-    grpc::ClientContext ctx;
-    grpc::Status s = stub_->ReportJob(&ctx, r, &out);
+    grpc::Status s = Call(&v1::Tuning::Stub::ReportJob, r, &out);
     ASSERT_TRUE(s.ok()) << s.error_message();
     EXPECT_GT(out.report_id(), 0);
     EXPECT_EQ(out.timings_stored(), 1);
     EXPECT_FALSE(out.replaced());
   }
-  struct Bad {
-    std::function<void(v1::ReportJobRequest*)> mutate;
-    std::string message;
-  };
-  const std::vector<Bad> cases = {
+  const std::vector<BadReport> cases = {
       {[](auto* r) { r->mutable_timings(0)->set_max_bytes(4096); }, "no size bucket"},
       {[](auto* r) { r->mutable_timings(0)->set_timed_calls(41); }, "the histogram counts 40"},
       {[](auto* r) { r->mutable_timings(0)->set_total_seconds(1.0); },
@@ -660,25 +679,14 @@ TEST_F(DaemonTest, JobReportsAreValidatedAndStored) {
       {[](auto* r) { r->set_ranks(5); }, "ranks"},
       {[](auto* r) { r->set_job_id(""); }, "job_id"},
   };
-  for (const Bad& bad : cases) {
-    v1::ReportJobRequest copy = r;
-    copy.set_job_id("slurm-bad");
-    bad.mutate(&copy);
-    grpc::ClientContext ctx;
-    grpc::Status s = stub_->ReportJob(&ctx, copy, &out);
-    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad.message;
-    EXPECT_NE(s.error_message().find(bad.message), std::string::npos)
-        << "wanted '" << bad.message << "', got: " << s.error_message();
-  }
+  ExpectRefused(r, cases);
   // The same job again replaces its report: still one.
   {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ReportJob(&ctx, r, &out).ok());
+    ASSERT_TRUE(Call(&v1::Tuning::Stub::ReportJob, r, &out).ok());
     EXPECT_TRUE(out.replaced());
   }
   v1::ListProfilesResponse list;
-  grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListProfiles, {}, &list).ok());
   ASSERT_EQ(list.profiles_size(), 1);
   EXPECT_EQ(list.profiles(0).job_reports(), 1);
 }
@@ -707,11 +715,7 @@ TEST_F(DaemonTest, CountedCallsAreValidatedStoredAndListed) {
   add(&r, "persistent", "allreduce_init", 64, 127, 3);
   add(&r, "neighborhood", "neighbor_alltoall", 8, 15, 16);
   add(&r, "neighborhood", "neighbor_allgather_init", 4, 7, 2);
-  struct Bad {
-    std::function<void(v1::ReportJobRequest*)> mutate;
-    std::string message;
-  };
-  const std::vector<Bad> cases = {
+  const std::vector<BadReport> cases = {
       {[](auto* r) { r->mutable_counted(0)->set_collective("iallreduce_fast"); },
        "no non-blocking, persistent or neighbourhood collective"},
       {[](auto* r) { r->mutable_counted(0)->set_collective("allreduce"); },
@@ -735,48 +739,31 @@ TEST_F(DaemonTest, CountedCallsAreValidatedStoredAndListed) {
        },
        "counted entries in one report"},
   };
-  for (const Bad& bad : cases) {
-    v1::ReportJobRequest copy = r;
-    copy.set_job_id("slurm-bad");
-    bad.mutate(&copy);
-    grpc::ClientContext ctx;
-    v1::ReportJobResponse out;
-    grpc::Status s = stub_->ReportJob(&ctx, copy, &out);
-    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad.message;
-    EXPECT_NE(s.error_message().find(bad.message), std::string::npos)
-        << "wanted '" << bad.message << "', got: " << s.error_message();
-  }
+  ExpectRefused(r, cases);
   {
     // Nothing of the rejected reports was stored (no profile even).
     v1::ListProfilesResponse list;
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
+    ASSERT_TRUE(Call(&v1::Tuning::Stub::ListProfiles, {}, &list).ok());
     EXPECT_EQ(list.profiles_size(), 0);
   }
   v1::ReportJobResponse out;
   {
-    grpc::ClientContext ctx;
-    grpc::Status s = stub_->ReportJob(&ctx, r, &out);
+    grpc::Status s = Call(&v1::Tuning::Stub::ReportJob, r, &out);
     ASSERT_TRUE(s.ok()) << s.error_message();
   }
   // A second report of the same run replaces the first, counts included.
   r.mutable_counted(0)->set_calls(29);
   {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ReportJob(&ctx, r, &out).ok());
+    ASSERT_TRUE(Call(&v1::Tuning::Stub::ReportJob, r, &out).ok());
     EXPECT_TRUE(out.replaced());
   }
   v1::ListProfilesResponse list;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListProfiles, {}, &list).ok());
   ASSERT_EQ(list.profiles_size(), 1);
   v1::ListJobReportsRequest req;
   req.set_profile_id(list.profiles(0).id());
   v1::ListJobReportsResponse jobs;
-  grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->ListJobReports(&ctx, req, &jobs).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListJobReports, req, &jobs).ok());
   ASSERT_EQ(jobs.reports_size(), 1);
   std::set<std::string> got, want;
   for (const v1::CountedCalls& c : jobs.reports(0).counted()) {
@@ -800,18 +787,14 @@ TEST_F(DaemonTest, JobReportsAreListedWithObservedSpeedups) {
                    Timing("allreduce", "default", 1500, 4, Around(3e-6, 5, 2), 5)});
   Report("job-b", {Timing("allreduce", "default", 1500, 4, Around(3e-6, 40, 3), 0)});
   v1::ListProfilesResponse list;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListProfiles, {}, &list).ok());
   ASSERT_EQ(list.profiles_size(), 1);
   EXPECT_FALSE(list.profiles(0).last_report_at().empty());
   v1::ListJobReportsRequest r;
   r.set_profile_id(list.profiles(0).id());
   v1::ListJobReportsResponse out;
   {
-    grpc::ClientContext ctx;
-    grpc::Status s = stub_->ListJobReports(&ctx, r, &out);
+    grpc::Status s = Call(&v1::Tuning::Stub::ListJobReports, r, &out);
     ASSERT_TRUE(s.ok()) << s.error_message();
   }
   EXPECT_EQ(out.total(), 2);
@@ -828,23 +811,18 @@ TEST_F(DaemonTest, JobReportsAreListedWithObservedSpeedups) {
   EXPECT_NEAR(a.speedup(), 1.5, 0.2);
 
   r.set_limit(1);
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ListJobReports(&ctx, r, &out).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListJobReports, r, &out).ok());
   EXPECT_EQ(out.reports_size(), 1);
   EXPECT_EQ(out.total(), 2);
   r.set_limit(limits::kMaxJobReportsListed + 1);
   {
-    grpc::ClientContext ctx;
-    EXPECT_EQ(stub_->ListJobReports(&ctx, r, &out).error_code(),
+    EXPECT_EQ(Call(&v1::Tuning::Stub::ListJobReports, r, &out).error_code(),
               grpc::StatusCode::INVALID_ARGUMENT);
   }
   r.set_limit(0);
   r.set_profile_id(424242);
   {
-    grpc::ClientContext ctx;
-    EXPECT_EQ(stub_->ListJobReports(&ctx, r, &out).error_code(),
+    EXPECT_EQ(Call(&v1::Tuning::Stub::ListJobReports, r, &out).error_code(),
               grpc::StatusCode::NOT_FOUND);
   }
 }
@@ -868,13 +846,7 @@ TEST_F(DaemonTest, OnlineEvidenceRepairsABucketAfterEnoughJobs) {
   // Each job from a user of its own (unidentified senders never count),
   // exploring default 6 times a run: too few calls, even with job 2's two
   // runs together, for one job alone to take the bucket back to default.
-  auto job = [&](int i, const std::string& run = "run-1") {
-    return Report("job-" + std::to_string(i),
-                  {Timing("allreduce", "allreduce_as_reduce_bcast", 70000, 4,
-                          Around(100e-6, 60, i)),
-                   Timing("allreduce", "default", 70000, 4, Around(50e-6, 6, i), 6)},
-                  nullptr, run, 1000 + i);
-  };
+  auto job = [&](int i, const std::string& run = "run-1") { return ReportSlowChoice(i, run); };
   // The same job reporting five times is still one job.
   for (int k = 0; k < 5; ++k) job(1);
   EXPECT_EQ(algorithm_at(70000), "allreduce_as_reduce_bcast") << "one job moves nothing";
@@ -908,10 +880,7 @@ TEST_F(DaemonTest, OnlineEvidenceRepairsABucketAfterEnoughJobs) {
   v1::GetTableHistoryRequest h;
   h.set_profile_id(1);
   v1::GetTableHistoryResponse history;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->GetTableHistory(&ctx, h, &history).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetTableHistory, h, &history).ok());
   EXPECT_EQ(history.versions(0).reason(), "online: job 'job-3'");
   EXPECT_EQ(history.versions(0).changes(),
             "allreduce 65536-131071: allreduce_as_reduce_bcast -> default");
@@ -943,10 +912,7 @@ TEST_F(DaemonTest, OnlineEvidenceRepairsABucketAfterEnoughJobs) {
   v1::GetProfileRequest pr;
   pr.set_id(1);
   v1::GetProfileResponse profile;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->GetProfile(&ctx, pr, &profile).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetProfile, pr, &profile).ok());
   ASSERT_EQ(profile.online_size(), 2);
   EXPECT_EQ(profile.online(0).min_bytes(), 65536);
   EXPECT_EQ(profile.online(0).jobs(), 9);
@@ -961,8 +927,7 @@ TEST_F(DaemonTest, AJobsFetchCarriesTheDecisionsOfTheFullTableAtEveryStep) {
     *r.mutable_context() = Ctx(4);
     r.set_decisions_only(decisions_only);
     v1::GetTableResponse out;
-    grpc::ClientContext ctx;
-    EXPECT_TRUE(stub_->GetTable(&ctx, r, &out).ok());
+    EXPECT_TRUE(Call(&v1::Tuning::Stub::GetTable, r, &out).ok());
     return out;
   };
   auto same_decisions = [&](const std::string& step) {
@@ -993,15 +958,8 @@ TEST_F(DaemonTest, AJobsFetchCarriesTheDecisionsOfTheFullTableAtEveryStep) {
     with_evidence += r.launches_default() > 0 && !r.campaigns().empty();
   }
   EXPECT_GT(with_evidence, 0) << "the full table keeps its evidence";
-  auto job = [&](int i) {
-    return Report("job-" + std::to_string(i),
-                  {Timing("allreduce", "allreduce_as_reduce_bcast", 70000, 4,
-                          Around(100e-6, 60, i)),
-                   Timing("allreduce", "default", 70000, 4, Around(50e-6, 6, i), 6)},
-                  nullptr, "run-1", 1000 + i);
-  };
   for (int i = 1; i <= 4; ++i) {
-    job(i);
+    ReportSlowChoice(i);
     same_decisions("after job " + std::to_string(i));
   }
   bool reverted = false;
@@ -1028,11 +986,7 @@ TEST_F(DaemonTest, ConcurrentReportsAreEachStoredAndAnswered) {
       for (int i = 0; i < kEach; ++i) {
         const int job = t * kEach + i;
         grpc::Status s;
-        answers[t].push_back(Report(
-            "job-" + std::to_string(job),
-            {Timing("allreduce", "allreduce_as_reduce_bcast", 70000, 4, Around(100e-6, 60, job)),
-             Timing("allreduce", "default", 70000, 4, Around(50e-6, 6, job), 6)},
-            &s, "run-1", 1000 + job));
+        answers[t].push_back(ReportSlowChoice(job, "run-1", &s));
         if (!s.ok()) failed.fetch_add(1);
       }
     });
@@ -1050,10 +1004,7 @@ TEST_F(DaemonTest, ConcurrentReportsAreEachStoredAndAnswered) {
   }
   EXPECT_EQ(ids.size(), static_cast<size_t>(kSenders * kEach)) << "one report, one id";
   v1::ListProfilesResponse list;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListProfiles, {}, &list).ok());
   ASSERT_EQ(list.profiles_size(), 1);
   EXPECT_EQ(list.profiles(0).job_reports(), kSenders * kEach);
   std::string at_70000 = "none";
@@ -1088,8 +1039,7 @@ TEST_F(DaemonTest, OnlineEvidenceGoesToTheProfileOfItsCommunicators) {
   v1::GetProfileRequest pr;
   pr.set_id(two);
   v1::GetProfileResponse profile;
-  grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->GetProfile(&ctx, pr, &profile).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetProfile, pr, &profile).ok());
   ASSERT_EQ(profile.online_size(), 1);
   EXPECT_EQ(profile.online(0).collective(), "bcast");
   EXPECT_EQ(profile.online(0).jobs(), 1);
@@ -1098,10 +1048,7 @@ TEST_F(DaemonTest, OnlineEvidenceGoesToTheProfileOfItsCommunicators) {
 TEST_F(DaemonTest, ProfilesAndPointSummaries) {
   UploadLaunches(4, 2);
   v1::ListProfilesResponse list;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ListProfiles(&ctx, {}, &list).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListProfiles, {}, &list).ok());
   ASSERT_EQ(list.profiles_size(), 1);
   const v1::ProfileSummary& p = list.profiles(0);
   EXPECT_EQ(p.campaigns(), 1);
@@ -1111,17 +1058,13 @@ TEST_F(DaemonTest, ProfilesAndPointSummaries) {
   v1::GetProfileRequest get;
   get.set_id(p.id());
   v1::GetProfileResponse out;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->GetProfile(&ctx, get, &out).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetProfile, get, &out).ok());
   ASSERT_EQ(out.points_size(), 4);
   EXPECT_EQ(out.points(0).launches(), 2);
   EXPECT_EQ(out.points(0).samples(), 10);
   EXPECT_EQ(out.table().rules_size(), 1);
   get.set_id(999);
-  grpc::ClientContext ctx;
-  EXPECT_EQ(stub_->GetProfile(&ctx, get, &out).error_code(),
+  EXPECT_EQ(Call(&v1::Tuning::Stub::GetProfile, get, &out).error_code(),
             grpc::StatusCode::NOT_FOUND);
 }
 
@@ -1146,8 +1089,7 @@ TEST_F(DaemonTest, CampaignLaunchesAreListedWithTheirUploaders) {
   v1::GetProfileRequest get;
   get.set_id(up->profile_id());
   v1::GetProfileResponse out;
-  grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->GetProfile(&ctx, get, &out).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetProfile, get, &out).ok());
   ASSERT_EQ(out.campaign_launches_size(), 3);
   const v1::CampaignLaunch& first = out.campaign_launches(0);
   EXPECT_EQ(first.campaign(), "test");
@@ -1181,10 +1123,7 @@ TEST_F(DaemonTest, HistoryVersionsAndRollback) {
   v1::GetTableHistoryRequest h;
   h.set_profile_id(1);
   v1::GetTableHistoryResponse history;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->GetTableHistory(&ctx, h, &history).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetTableHistory, h, &history).ok());
   ASSERT_EQ(history.versions_size(), 2);
   EXPECT_EQ(history.versions(0).version(), 2);
   EXPECT_NE(history.versions(0).changes().find(
@@ -1197,11 +1136,9 @@ TEST_F(DaemonTest, HistoryVersionsAndRollback) {
   rb.set_profile_id(1);
   rb.set_version(1);
   v1::RollbackTableResponse rolled;
-  {
-    grpc::ClientContext ctx;  // no token
-    EXPECT_EQ(stub_->RollbackTable(&ctx, rb, &rolled).error_code(),
-              grpc::StatusCode::UNAUTHENTICATED);
-  }
+  // No token.
+  EXPECT_EQ(Call(&v1::Tuning::Stub::RollbackTable, rb, &rolled).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
   {
     grpc::ClientContext ctx;
     EXPECT_EQ(stub_->RollbackTable(Admin(&ctx, "wrong-token-0000000"), rb, &rolled)
@@ -1222,10 +1159,7 @@ TEST_F(DaemonTest, HistoryVersionsAndRollback) {
   v.set_profile_id(1);
   v.set_version(2);
   v1::GetTableVersionResponse version;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->GetTableVersion(&ctx, v, &version).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetTableVersion, v, &version).ok());
   EXPECT_EQ(version.table().version(), 2);
   EXPECT_EQ(version.table().rules(1).algorithm(), "allreduce_as_reduce_bcast");
   rb.set_version(9);
@@ -1245,8 +1179,7 @@ TEST_F(DaemonTest, PinsAreRespectedUntilUnpinned) {
   pin.mutable_pin()->set_note("site policy");
   v1::PinResponse pinned;
   {
-    grpc::ClientContext ctx;
-    EXPECT_EQ(stub_->Pin(&ctx, pin, &pinned).error_code(),
+    EXPECT_EQ(Call(&v1::Tuning::Stub::Pin, pin, &pinned).error_code(),
               grpc::StatusCode::UNAUTHENTICATED);
   }
   {
@@ -1298,10 +1231,7 @@ TEST_F(DaemonTest, PinsAreRespectedUntilUnpinned) {
   v1::ListPinsRequest list;
   list.set_profile_id(1);
   v1::ListPinsResponse pins;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->ListPins(&ctx, list, &pins).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::ListPins, list, &pins).ok());
   ASSERT_EQ(pins.pins_size(), 1);
   EXPECT_EQ(pins.pins(0).note(), "site policy");
 
@@ -1333,10 +1263,7 @@ TEST_F(DaemonTest, ViolationsAndCampaignPoints) {
   v1::GetViolationsRequest vr;
   vr.set_profile_id(1);
   v1::GetViolationsResponse violations;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->GetViolations(&ctx, vr, &violations).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetViolations, vr, &violations).ok());
   // One guideline violation, then the library's defects (the quirks table's
   // rows for Open MPI 4.1.4), none named by the table.
   std::vector<v1::Violation> defects;
@@ -1367,14 +1294,10 @@ TEST_F(DaemonTest, ViolationsAndCampaignPoints) {
   *cr.mutable_context() = Ctx(4);
   cr.set_campaign("test");
   v1::GetCampaignResponse points;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->GetCampaign(&ctx, cr, &points).ok());
-  }
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetCampaign, cr, &points).ok());
   EXPECT_EQ(points.points_size(), 12) << "4 points in each of 3 launches";
   cr.set_campaign("other");
-  grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->GetCampaign(&ctx, cr, &points).ok());
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetCampaign, cr, &points).ok());
   EXPECT_EQ(points.points_size(), 0);
 }
 

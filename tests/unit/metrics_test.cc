@@ -22,6 +22,8 @@
 #include "daemon/tuner.h"
 #include "daemon/validate.h"
 #include "db/store.h"
+#include "tests/unit/test_data.h"
+#include "tests/unit/test_requests.h"
 
 namespace colltune::daemon {
 namespace {
@@ -131,12 +133,8 @@ TEST_F(MetricsTest, LabelValuesAreEscaped) {
   state.profiles = 1;
   ContextState c;
   c.profile_id = 7;
+  c.context = test_data::OpenMpiJob(4, 1, 4);
   c.context.cluster = "a\"b\\c\nd";
-  c.context.library = "Open MPI";
-  c.context.library_version = "4.1.4";
-  c.context.comm_size = 4;
-  c.context.nodes = 1;
-  c.context.ppn = 4;
   c.table_version = 3;
   state.contexts.push_back(c);
   state.violations = {{"guideline", 2}, {"selection", 1}, {"monotony", 0}};
@@ -236,12 +234,7 @@ TEST_F(MetricsTest, ConcurrentUpdatesAreExact) {
 // A valid report: one timing of 10 calls at 1 us.
 v1::ReportJobRequest ValidReport() {
   v1::ReportJobRequest r;
-  v1::Context* c = r.mutable_context();
-  c->set_library("Open MPI");
-  c->set_library_version("4.1.4");
-  c->set_comm_size(4);
-  c->set_nodes(1);
-  c->set_ppn(4);
+  *r.mutable_context() = test_data::OpenMpiContext(4, 1, 4);
   r.set_job_id("job-1");
   r.set_run_id("run-1");
   r.set_ranks(4);
@@ -322,13 +315,8 @@ namespace {
 v1::UploadMeasurementsRequest Launch(int launch, const std::string& collective,
                                      const std::string& faster) {
   v1::UploadMeasurementsRequest r;
-  v1::Context* c = r.mutable_context();
-  c->set_cluster("c");
-  c->set_library("Open MPI");
-  c->set_library_version("4.1.4");
-  c->set_comm_size(4);
-  c->set_nodes(1);
-  c->set_ppn(4);
+  *r.mutable_context() = test_data::OpenMpiContext(4, 1, 4);
+  r.mutable_context()->set_cluster("c");
   r.set_campaign("metrics-" + collective);
   r.set_launch(launch);
   for (const auto& [algorithm, seconds] :

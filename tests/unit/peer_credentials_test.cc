@@ -17,6 +17,7 @@
 #include "daemon/service.h"
 #include "daemon/tuner.h"
 #include "db/store.h"
+#include "tests/unit/test_requests.h"
 
 namespace colltune::daemon {
 namespace {
@@ -136,35 +137,17 @@ TEST(UnixSocketPeers, AReportIsStoredWithTheSendersUid) {
     EXPECT_EQ(st.st_mode & 0777, 0755u);
 
     auto stub = client::Connect("unix:" + sock);
-    v1::ReportJobRequest r;
-    r.mutable_context()->set_library("Open MPI");
-    r.mutable_context()->set_library_version("4.1.4");
-    r.mutable_context()->set_comm_size(2);
-    r.mutable_context()->set_nodes(1);
-    r.mutable_context()->set_ppn(2);
-    r.set_job_id("peer-job");
-    r.set_run_id("run-1");
-    r.set_final(true);
-    r.set_ranks(2);
+    const v1::ReportJobRequest r = test_data::FinalReportRequest("peer-job", "run-1", 2);
     v1::ReportJobResponse out;
-    {
-      grpc::ClientContext ctx;
-      grpc::Status s = stub->ReportJob(&ctx, r, &out);
-      ASSERT_TRUE(s.ok()) << s.error_message();
-    }
+    const grpc::Status s = test_data::Call(*stub, &v1::Tuning::Stub::ReportJob, r, &out);
+    ASSERT_TRUE(s.ok()) << s.error_message();
     v1::ListProfilesResponse profiles;
-    {
-      grpc::ClientContext ctx;
-      ASSERT_TRUE(stub->ListProfiles(&ctx, {}, &profiles).ok());
-    }
+    ASSERT_TRUE(test_data::Call(*stub, &v1::Tuning::Stub::ListProfiles, {}, &profiles).ok());
     ASSERT_EQ(profiles.profiles_size(), 1);
     v1::ListJobReportsRequest req;
     req.set_profile_id(profiles.profiles(0).id());
     v1::ListJobReportsResponse jobs;
-    {
-      grpc::ClientContext ctx;
-      ASSERT_TRUE(stub->ListJobReports(&ctx, req, &jobs).ok());
-    }
+    ASSERT_TRUE(test_data::Call(*stub, &v1::Tuning::Stub::ListJobReports, req, &jobs).ok());
     ASSERT_EQ(jobs.reports_size(), 1);
     EXPECT_TRUE(jobs.reports(0).has_uid());
     EXPECT_EQ(jobs.reports(0).uid(), static_cast<int64_t>(getuid()));
@@ -191,24 +174,13 @@ TEST(UnixSocketPeers, WithoutAMapNoOneIsIdentified) {
     auto server = StartServer("unix:" + dir + "/d.sock", &service);
     ASSERT_TRUE(server.ok()) << server.status();
     auto stub = client::Connect("unix:" + dir + "/d.sock");
-    v1::ReportJobRequest r;
-    r.mutable_context()->set_library("Open MPI");
-    r.mutable_context()->set_library_version("4.1.4");
-    r.mutable_context()->set_comm_size(2);
-    r.mutable_context()->set_nodes(1);
-    r.mutable_context()->set_ppn(2);
-    r.set_job_id("anon-job");
-    r.set_run_id("run-1");
-    r.set_final(true);
-    r.set_ranks(2);
+    const v1::ReportJobRequest r = test_data::FinalReportRequest("anon-job", "run-1", 2);
     v1::ReportJobResponse out;
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub->ReportJob(&ctx, r, &out).ok());
+    ASSERT_TRUE(test_data::Call(*stub, &v1::Tuning::Stub::ReportJob, r, &out).ok());
     v1::ListJobReportsRequest req;
     req.set_profile_id(1);
     v1::ListJobReportsResponse jobs;
-    grpc::ClientContext ctx2;
-    ASSERT_TRUE(stub->ListJobReports(&ctx2, req, &jobs).ok());
+    ASSERT_TRUE(test_data::Call(*stub, &v1::Tuning::Stub::ListJobReports, req, &jobs).ok());
     ASSERT_EQ(jobs.reports_size(), 1);
     EXPECT_FALSE(jobs.reports(0).has_uid());
   }

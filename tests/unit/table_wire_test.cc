@@ -12,6 +12,7 @@
 #include "common/report.h"
 #include "common/table.h"
 #include "proto/colltune.pb.h"
+#include "tests/unit/test_data.h"
 
 namespace colltune {
 namespace {
@@ -75,29 +76,12 @@ v1::GetTableResponse SampleResponse() {
 // The shim's ReportJob bytes are what `colltune flush` sends for the same
 // report (client::ReportToProto, libprotobuf), field for field.
 TEST(TableWire, ReportRequestIsFlushsRequest) {
-  Report r;
-  r.job_id = "slurm:4711";
-  r.run_id = "host-123-1700000000";
-  r.context.library = "Open MPI";
-  r.context.library_version = "4.1.4";
-  r.context.comm_size = 8;
-  r.context.nodes = 2;
-  r.context.ppn = 4;
-  r.table_version = 17;
-  r.final = true;
-  r.ranks = 8;
-  ReportTiming a;
-  a.comm_size = 8;
-  a.profile_id = 3;
-  a.collective = Collective::kAllreduce;
-  a.algorithm = Algorithm::kAllreduceAsReduceBcast;
-  a.bucket = 11;
-  a.calls = 123456789012ULL;
-  a.timed = 4000;
-  a.explored = 40;
-  a.sum_ns = 987654321;
-  a.first_bin = 70;
-  a.bins = {1, 0, 300, 3699};
+  Report r = test_data::FinalReport("slurm:4711", "host-123-1700000000",
+                                     test_data::OpenMpiJob(8, 2, 4), 17);
+  const ReportTiming a = test_data::ReduceBcastTiming(
+      /*comm_size=*/8, /*profile_id=*/3, /*bucket=*/11, /*calls=*/123456789012ULL,
+      /*timed=*/4000, /*explored=*/40, /*sum_ns=*/987654321, /*first_bin=*/70,
+      /*bins=*/{1, 0, 300, 3699});
   ReportTiming b;  // zeros and the empty bucket: proto3 leaves defaults out
   b.comm_size = 4;
   b.collective = Collective::kBarrier;
