@@ -61,18 +61,25 @@ jobs_total() {
     python3 -c 'import json,sys; print(sum(p["job_reports"] for p in json.load(sys.stdin)))'
 }
 
-check_library() {
-  local label=$1 library=$2 launcher=$3 app=$4 shim=$5 env_flag=$6
-  local plain out mine theirs before
-  plain=$($launcher -np 4 "$app" 2>&1)
-  check "$label: the job verifies its results without the shim" grep -q "results verified" <<<"$plain"
+# The output of job $3 on 4 processes launched by $1 (run_openmpi or
+# run_mpich) under shim $2, reporting to the daemon (verbose, spooling in
+# $T_TMP/spool).
+run_shimmed() {
+  local launcher=$1 shim=$2 app=$3
   if [ "$launcher" = run_openmpi ]; then
-    out=$(run_openmpi -np 4 -x LD_PRELOAD="$shim" -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_AGENT \
-      -x COLLTUNE_CACHE_DIR -x COLLTUNE_SPOOL_DIR="$T_TMP/spool" -x COLLTUNE_VERBOSE=1 "$app" 2>&1)
+    run_openmpi -np 4 -x LD_PRELOAD="$shim" -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_AGENT \
+      -x COLLTUNE_CACHE_DIR -x COLLTUNE_SPOOL_DIR="$T_TMP/spool" -x COLLTUNE_VERBOSE=1 "$app" 2>&1
   else
-    out=$(LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER" COLLTUNE_SPOOL_DIR="$T_TMP/spool" \
-      COLLTUNE_VERBOSE=1 run_mpich -np 4 "$app" 2>&1)
+    LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER" COLLTUNE_SPOOL_DIR="$T_TMP/spool" \
+      COLLTUNE_VERBOSE=1 run_mpich -np 4 "$app" 2>&1
   fi
+}
+
+# Checks named $1: the shimmed job's output $3 says its results are right
+# and its report sent, and the counts colltune jobs shows for library $2
+# are exactly the program's own.
+check_counts_reported() {
+  local label=$1 library=$2 out=$3 mine theirs
   check "$label: the job verifies its results under the shim" grep -q "results verified" <<<"$out"
   check "$label: the job sends its report" grep -q "and sent to $SERVER" <<<"$out"
   mine=$(own_counts "$out")
@@ -85,8 +92,17 @@ check_library() {
     fail "$label: colltune jobs shows exactly the program's counts" \
       "$(diff <(echo "$mine") <(echo "$theirs"))"
   fi
+}
+
+check_library() {
+  local label=$1 library=$2 launcher=$3 app=$4 shim=$5 env_flag=$6
+  local plain out before
+  plain=$($launcher -np 4 "$app" 2>&1)
+  check "$label: the job verifies its results without the shim" grep -q "results verified" <<<"$plain"
+  out=$(run_shimmed "$launcher" "$shim" "$app")
+  check_counts_reported "$label" "$library" "$out"
   check "$label: the same counts under the shim as the plain run made" \
-    test "$(own_counts "$plain")" = "$mine"
+    test "$(own_counts "$plain")" = "$(own_counts "$out")"
   check "$label: kinds and buckets as the contract names them" bash -c '
     grep -qx "iallreduce nonblocking 63" <<<"$1" && grep -qx "ibarrier nonblocking 0" <<<"$1" &&
     grep -qx "neighbor_alltoall neighborhood 15" <<<"$1" &&
@@ -111,7 +127,7 @@ check_library() {
 # A Fortran job (binding $3 of counted_calls_f.F90) under library $1: its
 # results, and the report's counts equal its own exactly.
 check_fortran() {
-  local lib=$1 library=$2 b=$3 app out mine theirs label
+  local lib=$1 library=$2 b=$3 app out label
   label="$library Fortran ${BINDING_NAME[$b]}"
   app="$T_TMP/counted_f_${lib}_$b"
   if [ ! -x "$app" ]; then
@@ -119,22 +135,11 @@ check_fortran() {
     return
   fi
   if [ "$lib" = openmpi ]; then
-    out=$(run_openmpi -np 4 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_AGENT \
-      -x COLLTUNE_CACHE_DIR -x COLLTUNE_SPOOL_DIR="$T_TMP/spool" -x COLLTUNE_VERBOSE=1 "$app" 2>&1)
+    out=$(run_shimmed run_openmpi "$SHIM_OMPI" "$app")
   else
-    out=$(LD_PRELOAD="$SHIM_MPICH" COLLTUNE_SERVER="$SERVER" COLLTUNE_SPOOL_DIR="$T_TMP/spool" \
-      COLLTUNE_VERBOSE=1 run_mpich -np 4 "$app" 2>&1)
+    out=$(run_shimmed run_mpich "$SHIM_MPICH" "$app")
   fi
-  check "$label: the job verifies its results under the shim" grep -q "results verified" <<<"$out"
-  check "$label: the job sends its report" grep -q "and sent to $SERVER" <<<"$out"
-  mine=$(own_counts "$out")
-  theirs=$(reported "$library" counts)
-  if [ -n "$mine" ] && [ "$mine" = "$theirs" ]; then
-    pass "$label: colltune jobs shows exactly the program's counts ($(wc -l <<<"$mine") cells)"
-  else
-    fail "$label: colltune jobs shows exactly the program's counts" \
-      "$(diff <(echo "$mine") <(echo "$theirs"))"
-  fi
+  check_counts_reported "$label" "$library" "$out"
 }
 
 check_library "Open MPI" "Open MPI" run_openmpi "$APP_OMPI" "$SHIM_OMPI"
