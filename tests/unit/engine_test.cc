@@ -378,26 +378,35 @@ TEST(Engine, MissingDefaultDecidesNothing) {
 constexpr Algorithm kTuw = Algorithm::kGathervAsTuwTree;
 constexpr Algorithm kPad = Algorithm::kGathervAsAllreduceGather;
 
+// Five launches of one point of collective `c` (distribution, total bytes).
+void AddC(std::vector<LaunchMedian>* v, Collective c, Algorithm a, const char* problem,
+          int64_t bytes, double us) {
+  for (int launch = 0; launch < 5; ++launch) {
+    v->push_back({c, a, bytes, launch, 7, (us + 0.01 * launch) * 1e-6, problem});
+  }
+}
+
 // Five launches of one gatherv point (distribution, average block bytes).
 void AddV(std::vector<LaunchMedian>* v, Algorithm a, const char* problem,
           int64_t bytes, double us) {
-  for (int launch = 0; launch < 5; ++launch) {
-    v->push_back({Collective::kGatherv, a, bytes, launch, 7,
-                  (us + 0.01 * launch) * 1e-6, problem});
-  }
+  AddC(v, Collective::kGatherv, a, problem, bytes, us);
+}
+
+// Default at `default_us` and `a` at `us`, five launches each, at one
+// gatherv point.
+void AddVersus(std::vector<LaunchMedian>* v, Algorithm a, const char* problem, int64_t bytes,
+               double default_us, double us) {
+  AddV(v, kDef, problem, bytes, default_us);
+  AddV(v, a, problem, bytes, us);
 }
 
 TEST(Engine, IrregularCollectivesGetOneDecisionForAllSizes) {
   std::vector<LaunchMedian> p;
   // The tree is 2x faster at three of four points and as fast at the fourth.
-  AddV(&p, kDef, "same", 8, 10);
-  AddV(&p, kTuw, "same", 8, 5);
-  AddV(&p, kDef, "spikes", 8, 10);
-  AddV(&p, kTuw, "spikes", 8, 5);
-  AddV(&p, kDef, "same", 8192, 100);
-  AddV(&p, kTuw, "same", 8192, 50);
-  AddV(&p, kDef, "spikes", 8192, 100);
-  AddV(&p, kTuw, "spikes", 8192, 100.001);
+  AddVersus(&p, kTuw, "same", 8, 10, 5);
+  AddVersus(&p, kTuw, "spikes", 8, 10, 5);
+  AddVersus(&p, kTuw, "same", 8192, 100, 50);
+  AddVersus(&p, kTuw, "spikes", 8192, 100, 100.001);
   std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].rule.collective, Collective::kGatherv);
@@ -411,39 +420,23 @@ TEST(Engine, IrregularCollectivesGetOneDecisionForAllSizes) {
 TEST(Engine, AnIrregularAlgorithmNeedsAMajorityAndNoClearLoss) {
   // Faster at two of four points only: no majority.
   std::vector<LaunchMedian> p;
-  AddV(&p, kDef, "same", 8, 10);
-  AddV(&p, kTuw, "same", 8, 5);
-  AddV(&p, kDef, "random", 8, 10);
-  AddV(&p, kTuw, "random", 8, 5);
-  AddV(&p, kDef, "same", 8192, 100);
-  AddV(&p, kTuw, "same", 8192, 100);
-  AddV(&p, kDef, "random", 8192, 100);
-  AddV(&p, kTuw, "random", 8192, 100);
+  AddVersus(&p, kTuw, "same", 8, 10, 5);
+  AddVersus(&p, kTuw, "random", 8, 10, 5);
+  AddVersus(&p, kTuw, "same", 8192, 100, 100);
+  AddVersus(&p, kTuw, "random", 8192, 100, 100);
   ASSERT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{}).size(), 1u);
   EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
   // Faster at three of four, but default is 2x faster at the fourth.
   std::vector<LaunchMedian> q;
-  AddV(&q, kDef, "same", 8, 10);
-  AddV(&q, kPad, "same", 8, 5);
-  AddV(&q, kDef, "random", 8, 10);
-  AddV(&q, kPad, "random", 8, 5);
-  AddV(&q, kDef, "same", 8192, 100);
-  AddV(&q, kPad, "same", 8192, 50);
-  AddV(&q, kDef, "two_blocks", 8192, 100);
-  AddV(&q, kPad, "two_blocks", 8192, 200);
+  AddVersus(&q, kPad, "same", 8, 10, 5);
+  AddVersus(&q, kPad, "random", 8, 10, 5);
+  AddVersus(&q, kPad, "same", 8192, 100, 50);
+  AddVersus(&q, kPad, "two_blocks", 8192, 100, 200);
   EXPECT_EQ(ComputeDecisions(q, {}, {}, EngineOptions{})[0].rule.algorithm, kDef);
   // Without that loss it wins.
   q.erase(q.end() - 5, q.end());
   AddV(&q, kPad, "two_blocks", 8192, 100);
   EXPECT_EQ(ComputeDecisions(q, {}, {}, EngineOptions{})[0].rule.algorithm, kPad);
-}
-
-// Five launches of one point of collective `c` (distribution, total bytes).
-void AddC(std::vector<LaunchMedian>* v, Collective c, Algorithm a, const char* problem,
-          int64_t bytes, double us) {
-  for (int launch = 0; launch < 5; ++launch) {
-    v->push_back({c, a, bytes, launch, 7, (us + 0.01 * launch) * 1e-6, problem});
-  }
 }
 
 TEST(Engine, CollectivesKeyedOnTheirTotalAreDecidedPerTotalSize) {
