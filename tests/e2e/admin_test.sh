@@ -15,13 +15,6 @@ head -c 32 /dev/urandom | base64 > "$TOKEN"
 CT=("$COLLTUNE_CLI" --server "$SERVER")
 ADMIN=("$COLLTUNE_CLI" --server "$SERVER" --admin-token-file "$TOKEN")
 
-expect() {  # NAME CODE PATTERN CMD...: exit code and a line of output
-  local name=$1 code=$2 pattern=$3 out rc
-  shift 3
-  out=$("$@" 2>&1); rc=$?
-  if [ $rc -eq "$code" ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
-  else fail "$name" "rc=$rc (expected $code), wanted: $pattern"$'\n'"$out"; fi
-}
 
 if ! start_daemon "$COLLTUNED" "$T_TMP/a.db" "$SOCK" --admin-token-file "$TOKEN"; then
   fail "colltuned starts with an admin token" "$(cat "$T_TMP/daemon.log")"
@@ -72,28 +65,28 @@ check "history --version shows one version's rules" \
   grep -q "^gather  *0  *8191  *gather_as_gatherv" <<<"$("${CT[@]}" history --profile "$PROFILE" --version "$LATEST")"
 
 # Changes need the token.
-expect "pin without a token is refused before asking" 1 "needs the daemon's admin token" \
+expect_exit "pin without a token is refused before asking" 1 "needs the daemon's admin token" \
   "${CT[@]}" pin --profile "$PROFILE" --collective allreduce --algorithm default
 echo "not-the-token-at-all" > "$T_TMP/wrong.token"
-expect "pin with a wrong token is refused by the daemon" 1 "wrong admin token" \
+expect_exit "pin with a wrong token is refused by the daemon" 1 "wrong admin token" \
   "${CT[@]}" --admin-token-file "$T_TMP/wrong.token" pin --profile "$PROFILE" \
   --collective allreduce --algorithm default
-expect "rollback with an unreadable token file" 1 "cannot read the admin token" \
+expect_exit "rollback with an unreadable token file" 1 "cannot read the admin token" \
   "${CT[@]}" --admin-token-file "$T_TMP/missing.token" rollback --profile "$PROFILE" --version 1
-expect "pin with an unknown algorithm is a usage error" 2 "unknown algorithm 'allreduce_fast'" \
+expect_exit "pin with an unknown algorithm is a usage error" 2 "unknown algorithm 'allreduce_fast'" \
   "${ADMIN[@]}" pin --profile "$PROFILE" --collective allreduce --algorithm allreduce_fast
-expect "pin with an algorithm of another collective" 1 "does not implement" \
+expect_exit "pin with an algorithm of another collective" 1 "does not implement" \
   "${ADMIN[@]}" pin --profile "$PROFILE" --collective allreduce --algorithm gather_as_gatherv
-expect "pin with an inverted range" 2 "below --min-bytes" \
+expect_exit "pin with an inverted range" 2 "below --min-bytes" \
   "${ADMIN[@]}" pin --profile "$PROFILE" --collective allreduce --algorithm default \
   --min-bytes 100 --max-bytes 10
-expect "rollback to a version that does not exist" 1 "has no table version 99" \
+expect_exit "rollback to a version that does not exist" 1 "has no table version 99" \
   "${ADMIN[@]}" rollback --profile "$PROFILE" --version 99
-expect "history of a profile that does not exist" 1 "no profile with id 42" \
+expect_exit "history of a profile that does not exist" 1 "no profile with id 42" \
   "${CT[@]}" history --profile 42
 
 # A pin: allreduce below 8 KiB uses reduce-scatter-block + allgather.
-expect "an admin pins a range" 0 "^pin [0-9]+: allreduce 0-8191 uses allreduce_as_reducescatterblock_allgather" \
+expect_exit "an admin pins a range" 0 "^pin [0-9]+: allreduce 0-8191 uses allreduce_as_reducescatterblock_allgather" \
   "${ADMIN[@]}" pin --profile "$PROFILE" --collective allreduce \
   --algorithm allreduce_as_reducescatterblock_allgather --max-bytes 8191 --note "site policy"
 PIN=$("${CT[@]}" pins --profile "$PROFILE" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
@@ -111,7 +104,7 @@ out=$(job)
 check "a job follows the pin" grep -q "runs allreduce_as_reducescatterblock_allgather" <<<"$out"
 
 # Rollback to the first version (everything default) keeps the pin.
-expect "an admin rolls back to version 1" 0 "rules of version 1 are current again" \
+expect_exit "an admin rolls back to version 1" 0 "rules of version 1 are current again" \
   "${ADMIN[@]}" rollback --profile "$PROFILE" --version 1
 out=$("${CT[@]}" table --comm-size 4 --library "Open MPI" --format shim)
 if grep -q "^allreduce 0 8191 allreduce_as_reducescatterblock_allgather" <<<"$out" &&
@@ -123,7 +116,7 @@ fi
 check "history records the rollback" grep -q "rollback to version 1" \
   <<<"$("${CT[@]}" history --profile "$PROFILE")"
 
-expect "an admin removes the pin" 0 "pin $PIN removed" \
+expect_exit "an admin removes the pin" 0 "pin $PIN removed" \
   "${ADMIN[@]}" unpin --profile "$PROFILE" --pin "$PIN"
 out=$("${CT[@]}" table --comm-size 4 --library "Open MPI" --format shim)
 check "the pinned range is gone" grep -q "^allreduce 0 8191 default" <<<"$out"
@@ -132,24 +125,24 @@ check "the pinned range is gone" grep -q "^allreduce 0 8191 default" <<<"$out"
 # are back. (A choice that must hold against the evidence is a pin.)
 check "the retune after the unpin decides from the evidence again" \
   grep -q "^allreduce 8192 inf allreduce_as_reduce_bcast" <<<"$out"
-expect "unpin of a pin that is gone" 1 "has no pin $PIN" \
+expect_exit "unpin of a pin that is gone" 1 "has no pin $PIN" \
   "${ADMIN[@]}" unpin --profile "$PROFILE" --pin "$PIN"
 check "a job after the unpin runs default" bash -c '! grep -q "runs allreduce_as" <<<"$1"' _ "$(job)"
 
 # Offline recomputation from the raw samples, read-only.
-expect "replay with the daemon's settings decides what is in force" 0 \
+expect_exit "replay with the daemon's settings decides what is in force" 0 \
   "against the table in force \(version [0-9]+\): the same decisions" \
   "$REPLAY" --db "$T_TMP/a.db" --profile "$PROFILE"
-expect "replay with a 60% margin drops the 2x winners" 0 \
+expect_exit "replay with a 60% margin drops the 2x winners" 0 \
   "allreduce 8192-inf: allreduce_as_reduce_bcast -> default; gather 0-8191: gather_as_gatherv -> default" \
   "$REPLAY" --db "$T_TMP/a.db" --profile "$PROFILE" --margin 0.6
-expect "replay on a missing database" 2 "does not exist" \
+expect_exit "replay on a missing database" 2 "does not exist" \
   "$REPLAY" --db "$T_TMP/none.db" --profile 1
-expect "replay of a missing profile" 1 "no profile 9" "$REPLAY" --db "$T_TMP/a.db" --profile 9
+expect_exit "replay of a missing profile" 1 "no profile 9" "$REPLAY" --db "$T_TMP/a.db" --profile 9
 
 # A daemon started without a token refuses every change.
 stop_daemon
 start_daemon "$COLLTUNED" "$T_TMP/a.db" "$SOCK" || fail "colltuned restarts" "$(cat "$T_TMP/daemon.log")"
-expect "a daemon without a token refuses changes" 1 "has no admin token" \
+expect_exit "a daemon without a token refuses changes" 1 "has no admin token" \
   "${ADMIN[@]}" rollback --profile "$PROFILE" --version 1
 finish

@@ -36,13 +36,6 @@ differ() {  # NAME A B: two fingerprints differ (and neither is empty)
   if [ -n "$2" ] && [ -n "$3" ] && [ "$2" != "$3" ]; then pass "$1"
   else fail "$1" "both:"$'\n'"$2"; fi
 }
-expect() {  # NAME CODE PATTERN CMD...: exit code and a line of output
-  local name=$1 code=$2 pattern=$3 out rc
-  shift 3
-  out=$("$@" 2>&1); rc=$?
-  if [ $rc -eq "$code" ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
-  else fail "$name" "rc=$rc (expected $code), wanted: $pattern"$'\n'"$out"; fi
-}
 
 # Fingerprints: one sorted line per rank, or nothing if the run failed.
 DYN=(--mca coll_tuned_use_dynamic_rules 1)
@@ -151,7 +144,7 @@ differ "forced ring is not the fixed decision at 32 KiB" "$ring_4096" "$(ompi_fi
 same "8 KiB (below the boundary) runs recursive doubling" \
   "$(ompi_file 1024 "$T/b.rules")" "$rd_1024"
 same "32 KiB (above the boundary) runs ring" "$(ompi_file 4096 "$T/b.rules")" "$ring_4096"
-expect "without --assume-commutative ring is left out, with a note" 0 \
+expect_exit "without --assume-commutative ring is left out, with a note" 0 \
   "allreduce native:ring: Open MPI 4.1.4's own is wrong for some calls \(a non-commutative operation\), which its file cannot tell apart \(--assume-commutative exports it\)" \
   "${CT[@]}" export --format ompi-rules --table "$T/b.table" -o "$T/b2.rules"
 same "... and Open MPI decides above the boundary" \
@@ -224,7 +217,7 @@ check "... has the shape Open MPI's parser demands" check_rules_file "$T/all.rul
 same "... is read by Open MPI (its allreduce rule runs)" \
   "$(ompi_file 1024 "$T/all.rules")" "$rd_1024"
 for np in 3 4; do
-  expect "the 17 collectives give right results under it on $np processes" 0 \
+  expect_exit "the 17 collectives give right results under it on $np processes" 0 \
     "collectives ok" run_openmpi -np $np "${DYN[@]}" \
     --mca coll_tuned_dynamic_rules_filename "$T/all.rules" "$T/colls_ompi" 16 300 4096
 done
@@ -232,15 +225,15 @@ done
 # --- Open MPI: errors ---------------------------------------------------------
 table "$T/mock.table" "Open MPI" <<<"section 4
 allreduce 0 inf allreduce_as_reduce_bcast"
-expect "a table without native choices is refused" 1 "no native choice for Open MPI" \
+expect_exit "a table without native choices is refused" 1 "no native choice for Open MPI" \
   "${CT[@]}" export --format ompi-rules --table "$T/mock.table"
 table "$T/mpich.table" "MPICH" <<<"section 4
 allreduce 0 inf native:smp"
-expect "an MPICH table is refused for ompi-rules" 1 "the table is for MPICH" \
+expect_exit "an MPICH table is refused for ompi-rules" 1 "the table is for MPICH" \
   "${CT[@]}" export --format ompi-rules --table "$T/mpich.table"
 table "$T/nolib.table" "" <<<"section 4
 allreduce 0 inf default"
-expect "a table naming no library is refused" 1 "names no MPI library" \
+expect_exit "a table naming no library is refused" 1 "names no MPI library" \
   "${CT[@]}" export --format ompi-rules --table "$T/nolib.table"
 table "$T/two.table" "Open MPI" <<'EOF'
 section 4
@@ -248,22 +241,22 @@ allreduce 0 inf native:recursive_doubling
 section 16
 allreduce 0 inf native:ring
 EOF
-expect "--comm-size takes one section" 0 "native choices for allreduce" \
+expect_exit "--comm-size takes one section" 0 "native choices for allreduce" \
   "${CT[@]}" export --format ompi-rules --table "$T/two.table" --comm-size 4 -o "$T/two.rules"
 check "... and leaves the other section's sizes to Open MPI" \
   python3 -c 'import sys; t = open(sys.argv[1]).read(); assert "section 16" not in t, t' \
   "$T/two.rules"
-expect "--comm-size without a section names the sizes there are" 1 \
+expect_exit "--comm-size without a section names the sizes there are" 1 \
   "no section for 8 processes; its sections are for: 4, 16" \
   "${CT[@]}" export --format ompi-rules --table "$T/two.table" --comm-size 8
-expect "an unknown format is a usage error" 2 "ompi-rules" \
+expect_exit "an unknown format is a usage error" 2 "ompi-rules" \
   "${CT[@]}" export --format intel --table "$T/a.table"
-expect "--format is required" 2 "format" "${CT[@]}" export --table "$T/a.table"
-expect "--table and daemon options exclude each other" 2 "excludes" \
+expect_exit "--format is required" 2 "format" "${CT[@]}" export --table "$T/a.table"
+expect_exit "--table and daemon options exclude each other" 2 "excludes" \
   "${CT[@]}" export --format ompi-rules --table "$T/a.table" --cluster x
-expect "--mpich-base is refused for ompi-rules" 2 "for --format mpich-json" \
+expect_exit "--mpich-base is refused for ompi-rules" 2 "for --format mpich-json" \
   "${CT[@]}" export --format ompi-rules --table "$T/a.table" --mpich-base "$T/a.table"
-expect "a missing table file is a usage error" 2 "" \
+expect_exit "a missing table file is a usage error" 2 "" \
   "${CT[@]}" export --format ompi-rules --table "$T/none.table"
 
 # --- MPICH --------------------------------------------------------------------
@@ -290,7 +283,7 @@ same "at 2 KiB the file keeps MPICH's own choice" \
 # collective it does not tune. Without that, the first call of a collective
 # missing from the file aborts (shown by taking one out).
 for np in 3 4; do
-  expect "the 17 collectives give right results under it on $np processes" 0 \
+  expect_exit "the 17 collectives give right results under it on $np processes" 0 \
     "collectives ok" mpich_with "$T/m.json" -np $np "$T/colls_mpich" 16 4096
 done
 python3 -c '
@@ -337,7 +330,7 @@ check "mpich-json export of every collective" \
 same "... is read by MPICH (its allreduce rule runs)" \
   "$(mpich_file 1024 "$T/mall.json")" "$smp_1024"
 for np in 2 3 4; do
-  expect "the 17 collectives give right results under it on $np processes" 0 \
+  expect_exit "the 17 collectives give right results under it on $np processes" 0 \
     "collectives ok" mpich_with "$T/mall.json" -np $np "$T/colls_mpich" 16 300 4096
 done
 # A quirk (colltune quirks) keeps an algorithm out of MPICH's file, which
@@ -347,7 +340,7 @@ left_out() {  # NAME COLLECTIVE ALGORITHM FORMS-PATTERN
   local name=$1 coll=$2 alg=$3 forms=$4
   printf 'section 4\nallreduce 0 inf native:recursive_doubling\n%s 0 inf %s\n' "$coll" "$alg" |
     table "$T/$coll.table" "MPICH"
-  expect "MPICH's $name is left out" 0 \
+  expect_exit "MPICH's $name is left out" 0 \
     "$coll $alg: MPICH 4.0.2's own is wrong for some calls \\($forms\\), which its file cannot tell apart" \
     "${CT[@]}" export --format mpich-json --table "$T/$coll.table" -o "$T/$coll.json"
   check "... so the file keeps MPICH's own $coll" python3 -c '
@@ -365,7 +358,7 @@ left_out "alltoallw nb (wrong in place)" alltoallw native:nb "in place"
 # number moved).
 { echo "colltune-table 1"; echo "library MPICH"; echo "library_version 4.0.9"
   printf 'section 4\nallreduce 0 inf native:recursive_doubling\n'; } >"$T/v409.table"
-expect "a table of another MPICH version is refused" 1 \
+expect_exit "a table of another MPICH version is refused" 1 \
   "measured with MPICH 4.0.9, the library here is 4.0.2" \
   "${CT[@]}" export --format mpich-json --table "$T/v409.table" -o "$T/v409.json"
 check "... and nothing is written" test ! -e "$T/v409.json"
@@ -379,7 +372,7 @@ cat >"$T/fakebin/ompi_info" <<'FAKE'
 /usr/bin/ompi_info "$@" | sed 's/coll_tuned_bcast_algorithm:enumerator:value:6:binomial/coll_tuned_bcast_algorithm:enumerator:value:9:binomial/'
 FAKE
 chmod +x "$T/fakebin/ompi_info"
-expect "an Open MPI numbering its algorithms otherwise is refused" 1 \
+expect_exit "an Open MPI numbering its algorithms otherwise is refused" 1 \
   "bcast binomial: number 9 here, 6 in colltune's numbering" \
   env PATH="$T/fakebin:$PATH" "${CT[@]}" export --format ompi-rules --assume-commutative \
   --table "$T/v414.table" -o "$T/moved.rules"
@@ -389,12 +382,12 @@ section 4
 scan 0 1023 native:smp
 scan 1024 inf native:recursive_doubling
 EOF
-expect "a size-dependent scan choice is left to MPICH, which has no size condition for scan" \
+expect_exit "a size-dependent scan choice is left to MPICH, which has no size condition for scan" \
   1 "scan's choice changes with the message size" \
   "${CT[@]}" export --format mpich-json --table "$T/scan.table"
-expect "an Open MPI table is refused for mpich-json" 1 "the table is for Open MPI" \
+expect_exit "an Open MPI table is refused for mpich-json" 1 "the table is for Open MPI" \
   "${CT[@]}" export --format mpich-json --table "$T/a.table"
-expect "a file that is not MPICH's library has no built-in tree" 1 \
+expect_exit "a file that is not MPICH's library has no built-in tree" 1 \
   "no built-in MPIR selection tree found" \
   "${CT[@]}" export --format mpich-json --table "$T/m.table" --mpich-library "$T/a.table"
 check "--mpich-base starts from a given tree" \
@@ -415,7 +408,7 @@ check "an Open MPI profile is seeded" \
   run_openmpi -np 4 "$SEED" --server "unix:$SOCK" allreduce:allreduce_as_reduce_bcast:65536
 check "an MPICH profile is seeded" \
   run_mpich -np 4 "$SEED_MPICH" --server "unix:$SOCK" allreduce:allreduce_as_reduce_bcast:65536
-expect "the daemon's table without native choices is refused" 1 "no native choice for Open MPI" \
+expect_exit "the daemon's table without native choices is refused" 1 "no native choice for Open MPI" \
   "${D[@]}" export --format ompi-rules
 profile() {  # LIBRARY: its profile id
   "${D[@]}" profiles --library "$1" --json |
@@ -434,12 +427,12 @@ same "... and Open MPI runs the pinned recursive doubling" \
 check "mpich-json export from the daemon (--comm-size 4)" \
   "${D[@]}" export --format mpich-json --comm-size 4 -o "$T/d.json"
 same "... and MPICH runs the pinned smp" "$(mpich_file 1024 "$T/d.json")" "$smp_1024"
-expect "--comm-size without a section in the daemon's table names the sizes" 1 \
+expect_exit "--comm-size without a section in the daemon's table names the sizes" 1 \
   "no section for 2 processes; its sections are for: 4" \
   "${D[@]}" export --format ompi-rules --comm-size 2
-expect "a library the daemon has no profile of is refused" 1 "the table is for Intel MPI" \
+expect_exit "a library the daemon has no profile of is refused" 1 "the table is for Intel MPI" \
   "${D[@]}" export --format ompi-rules --library "Intel MPI"
-expect "a cluster the daemon has no profile of says so" 1 "colltuned has no profile" \
+expect_exit "a cluster the daemon has no profile of says so" 1 "colltuned has no profile" \
   "${D[@]}" export --format ompi-rules --cluster elsewhere
 
 # --- Every collective's numbering, fingerprinted ------------------------------

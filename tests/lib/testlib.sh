@@ -6,6 +6,8 @@
 #   check_fails NAME CMD...  passes if CMD exits non-zero
 #   expect_fail NAME PATTERN CMD...  passes if CMD (stdin from /dev/null)
 #                            exits non-zero saying PATTERN (grep -E)
+#   expect_exit NAME CODE PATTERN CMD...  passes if CMD exits CODE saying
+#                            PATTERN (grep -E)
 #   pass NAME / fail NAME MESSAGE
 #   finish                   writes the XML, prints "N passed, N failed"
 
@@ -54,6 +56,14 @@ expect_fail() {  # NAME PATTERN CMD...
   out=$("$@" </dev/null 2>&1); rc=$?
   if [ $rc -ne 0 ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
   else fail "$name" "rc=$rc"$'\n'"$out"; fi
+}
+
+expect_exit() {  # NAME CODE PATTERN CMD...: exit code and a line of output
+  local name=$1 code=$2 pattern=$3 out rc
+  shift 3
+  out=$("$@" 2>&1); rc=$?
+  if [ $rc -eq "$code" ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
+  else fail "$name" "rc=$rc (expected $code), wanted: $pattern"$'\n'"$out"; fi
 }
 
 finish() {
