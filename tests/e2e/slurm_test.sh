@@ -33,20 +33,24 @@ T_START=$(date +%s)
 # Everything stops at the end, also when a check fails or the script dies.
 trap 'stop_slurm; stop_munge; _t_cleanup' EXIT
 
-if start_munge "$T_TMP" >"$T_TMP/munge.out" 2>&1; then
-  pass "a private munged starts on its own socket"
-else
-  fail "a private munged starts on its own socket" "$(cat "$T_TMP/munge.out")"
-  finish; exit 1
-fi
+# Check $1: CMD... (run in this shell, its output in LOG) succeeds; without
+# it the test cannot go on.
+start_or_stop() {  # NAME LOG CMD...
+  local name=$1 log=$2
+  shift 2
+  if "$@" >"$log" 2>&1; then
+    pass "$name"
+  else
+    fail "$name" "$(cat "$log")"
+    finish; exit 1
+  fi
+}
+
+start_or_stop "a private munged starts on its own socket" "$T_TMP/munge.out" start_munge "$T_TMP"
 check "MUNGE_SOCKET is exported, under the test's directory, not /run/munge" \
   bash -c '[ "$MUNGE_SOCKET" = "$1/munge/munge.sock" ] && [ -S "$MUNGE_SOCKET" ]' _ "$T_TMP"
-if start_slurm "$T_TMP" >"$T_TMP/slurm.out" 2>&1; then
-  pass "slurmctld and slurmd start, srun runs a job"
-else
-  fail "slurmctld and slurmd start, srun runs a job" "$(cat "$T_TMP/slurm.out")"
-  finish; exit 1
-fi
+start_or_stop "slurmctld and slurmd start, srun runs a job" "$T_TMP/slurm.out" \
+  start_slurm "$T_TMP"
 check "the cluster has one idle node with 4 CPUs" \
   bash -c '[ "$(sinfo -h -N -o "%t %c")" = "idle 4" ]'
 if ! start_daemon "$COLLTUNED" "$T_TMP/c.db" "$SOCK"; then
@@ -112,11 +116,19 @@ shim_job() {  # LIBRARY_SHIM PMI NP APP ARGS...
    export COLLTUNE_TIMEOUT_MS=3000 OMPI_MCA_mpi_yield_when_idle=1
    run_srun --mpi="$pmi" -n "$np" "$@" 2>&1)
 }
-out=$(shim_job "$SHIM" pmix 4 "$APP" --collectives allreduce,gather,bcast --bytes 65536 --iters 20)
-rc=$?
-echo "$out" | grep -v "^ " | head -n 20
-check "Open MPI under srun --mpi=pmix: the job ends well" test "$rc" -eq 0
-check "... its shim fetched the table from the daemon" grep -q "table from daemon $SERVER" <<<"$out"
+# The job (shim_job's arguments after $1) into $out, its first lines shown,
+# and checks named from $1: it ends well and its shim fetched the table.
+run_shim_job() {  # LABEL LIBRARY_SHIM PMI NP APP ARGS...
+  local label=$1 rc
+  shift
+  out=$(shim_job "$@")
+  rc=$?
+  echo "$out" | grep -v "^ " | head -n 20
+  check "$label: the job ends well" test "$rc" -eq 0
+  check "... its shim fetched the table from the daemon" grep -q "table from daemon $SERVER" <<<"$out"
+}
+run_shim_job "Open MPI under srun --mpi=pmix" \
+  "$SHIM" pmix 4 "$APP" --collectives allreduce,gather,bcast --bytes 65536 --iters 20
 check "... all 4 processes are one job and run the daemon's decisions" \
   bash -c 'grep -q "allreduce on a communicator of 4 processes runs allreduce_as_reduce_bcast" <<<"$1" &&
            grep -q "gather on a communicator of 4 processes runs gather_as_gatherv" <<<"$1" &&
@@ -128,11 +140,8 @@ check "... its report reached the daemon with Slurm's job id and 4 ranks" \
            scontrol show job -o "${BASH_REMATCH[1]}" | grep -q "JobName=$(basename "$2")"' \
   _ "$report" "$APP"
 
-out=$(shim_job "$SHIM_MPICH" pmi2 2 "$APP_MPICH" --collectives bcast,allreduce --bytes 1024 --iters 5)
-rc=$?
-echo "$out" | grep -v "^ " | head -n 20
-check "MPICH under srun --mpi=pmi2: the job ends well" test "$rc" -eq 0
-check "... its shim fetched the table from the daemon" grep -q "table from daemon $SERVER" <<<"$out"
+run_shim_job "MPICH under srun --mpi=pmi2" \
+  "$SHIM_MPICH" pmi2 2 "$APP_MPICH" --collectives bcast,allreduce --bytes 1024 --iters 5
 check "... both processes are one job and run the daemon's decision" \
   bash -c 'grep -q "bcast on a communicator of 2 processes runs bcast_as_scatter_allgather" <<<"$1" &&
            ! grep -q "runs allreduce_as" <<<"$1"' _ "$out"
