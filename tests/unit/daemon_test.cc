@@ -70,6 +70,15 @@ class DaemonTest : public ::testing::Test {
                     const Request& request, Response* out) {
     return test_data::Call(*stub_, method, request, out);
   }
+  // The same as an admin, with `token`.
+  template <typename Request, typename Response>
+  grpc::Status AdminCall(grpc::Status (v1::Tuning::Stub::*method)(grpc::ClientContext*,
+                                                                   const Request&, Response*),
+                         const Request& request, Response* out,
+                         const std::string& token = kToken) {
+    grpc::ClientContext ctx;
+    return (stub_.get()->*method)(Admin(&ctx, token), request, out);
+  }
 
   static v1::UploadMeasurementsRequest Upload(int comm_size) {
     v1::UploadMeasurementsRequest r;
@@ -1139,15 +1148,11 @@ TEST_F(DaemonTest, HistoryVersionsAndRollback) {
   // No token.
   EXPECT_EQ(Call(&v1::Tuning::Stub::RollbackTable, rb, &rolled).error_code(),
             grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(
+      AdminCall(&v1::Tuning::Stub::RollbackTable, rb, &rolled, "wrong-token-0000000").error_code(),
+      grpc::StatusCode::PERMISSION_DENIED);
   {
-    grpc::ClientContext ctx;
-    EXPECT_EQ(stub_->RollbackTable(Admin(&ctx, "wrong-token-0000000"), rb, &rolled)
-                  .error_code(),
-              grpc::StatusCode::PERMISSION_DENIED);
-  }
-  {
-    grpc::ClientContext ctx;
-    grpc::Status s = stub_->RollbackTable(Admin(&ctx), rb, &rolled);
+    grpc::Status s = AdminCall(&v1::Tuning::Stub::RollbackTable, rb, &rolled);
     ASSERT_TRUE(s.ok()) << s.error_message();
   }
   EXPECT_EQ(rolled.table_version(), 3);
@@ -1163,8 +1168,7 @@ TEST_F(DaemonTest, HistoryVersionsAndRollback) {
   EXPECT_EQ(version.table().version(), 2);
   EXPECT_EQ(version.table().rules(1).algorithm(), "allreduce_as_reduce_bcast");
   rb.set_version(9);
-  grpc::ClientContext ctx;
-  EXPECT_EQ(stub_->RollbackTable(Admin(&ctx), rb, &rolled).error_code(),
+  EXPECT_EQ(AdminCall(&v1::Tuning::Stub::RollbackTable, rb, &rolled).error_code(),
             grpc::StatusCode::NOT_FOUND);
 }
 
@@ -1183,8 +1187,7 @@ TEST_F(DaemonTest, PinsAreRespectedUntilUnpinned) {
               grpc::StatusCode::UNAUTHENTICATED);
   }
   {
-    grpc::ClientContext ctx;
-    grpc::Status s = stub_->Pin(Admin(&ctx), pin, &pinned);
+    grpc::Status s = AdminCall(&v1::Tuning::Stub::Pin, pin, &pinned);
     ASSERT_TRUE(s.ok()) << s.error_message();
   }
   std::vector<std::string> warnings;
@@ -1214,8 +1217,7 @@ TEST_F(DaemonTest, PinsAreRespectedUntilUnpinned) {
     rb.set_profile_id(1);
     rb.set_version(1);
     v1::RollbackTableResponse rolled;
-    grpc::ClientContext ctx;
-    grpc::Status st = stub_->RollbackTable(Admin(&ctx), rb, &rolled);
+    grpc::Status st = AdminCall(&v1::Tuning::Stub::RollbackTable, rb, &rolled);
     ASSERT_TRUE(st.ok()) << st.error_message();
   }
   table = client::TableFromProto(Table(4).table(), &warnings);
@@ -1237,8 +1239,7 @@ TEST_F(DaemonTest, PinsAreRespectedUntilUnpinned) {
 
   pin.mutable_pin()->set_algorithm("bcast_as_allgatherv");
   {
-    grpc::ClientContext ctx;
-    grpc::Status st = stub_->Pin(Admin(&ctx), pin, &pinned);
+    grpc::Status st = AdminCall(&v1::Tuning::Stub::Pin, pin, &pinned);
     EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
     EXPECT_NE(st.error_message().find("does not implement"), std::string::npos);
   }
@@ -1246,15 +1247,11 @@ TEST_F(DaemonTest, PinsAreRespectedUntilUnpinned) {
   unpin.set_profile_id(1);
   unpin.set_pin_id(pins.pins(0).id());
   v1::UnpinResponse unpinned;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(stub_->Unpin(Admin(&ctx), unpin, &unpinned).ok());
-  }
+  ASSERT_TRUE(AdminCall(&v1::Tuning::Stub::Unpin, unpin, &unpinned).ok());
   table = client::TableFromProto(Table(4).table(), &warnings);
   s = SelectSection(*table, 4);
   EXPECT_EQ(algorithm_at(4 << 20), Algorithm::kAllreduceAsReduceBcast);
-  grpc::ClientContext ctx;
-  EXPECT_EQ(stub_->Unpin(Admin(&ctx), unpin, &unpinned).error_code(),
+  EXPECT_EQ(AdminCall(&v1::Tuning::Stub::Unpin, unpin, &unpinned).error_code(),
             grpc::StatusCode::NOT_FOUND);
 }
 
