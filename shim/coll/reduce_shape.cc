@@ -16,4 +16,17 @@ bool ShapeOf(const ReduceScatterCall& c, int p, int rank, VectorShape* s) {
   return s->total <= INT_MAX;
 }
 
+bool PlanPaddedBlocks(int count, MPI_Datatype datatype, int p, PaddedBlocks* plan) {
+  if (count < 0 || GetLayout(datatype, &plan->layout) != MPI_SUCCESS) return false;
+  const int64_t n = count;
+  plan->block = (n + p - 1) / p;
+  plan->padded = n % p != 0;
+  plan->block_bytes = plan->layout.Span(plan->block);
+  if (plan->padded) {
+    plan->padded_bytes = plan->layout.Span(plan->block * p);
+    plan->temp_bytes = CopyTypedTemp(n, plan->layout);
+  }
+  return true;
+}
+
 }  // namespace colltune::shim

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "shim/coll/calls.h"
+#include "shim/coll/datatype.h"
 
 namespace colltune::shim {
 
@@ -28,6 +29,21 @@ inline int64_t VectorCount(const ReduceScatterBlockCall& c, int p) {
   const int64_t n = static_cast<int64_t>(c.recvcount) * p;
   return c.recvcount >= 0 && n <= INT_MAX ? n : -1;
 }
+
+// A vector of n elements cut into p blocks of ceil(n/p) elements, as
+// MPI_Reduce_scatter_block needs it (GL6, GL15): padded to p whole blocks
+// when p does not divide n.
+struct PaddedBlocks {
+  Layout layout;
+  int64_t block = 0;     // elements per rank
+  bool padded = false;   // p does not divide n
+  uint64_t block_bytes = 0;   // one block's span
+  uint64_t padded_bytes = 0;  // padded: p blocks' span
+  uint64_t temp_bytes = 0;    // padded: what a typed copy of n elements needs
+};
+
+// False for a negative count or a datatype whose layout is unknown.
+bool PlanPaddedBlocks(int count, MPI_Datatype datatype, int p, PaddedBlocks* plan);
 
 }  // namespace colltune::shim
 

@@ -17,37 +17,17 @@
 //   p*ceil(n/p) + ceil(n/p) (+ n to pack a type that is not dense).
 #include <cstring>
 
-#include "shim/coll/mockups.h"
 #include "shim/coll/datatype.h"
+#include "shim/coll/mockups.h"
+#include "shim/coll/reduce_shape.h"
 
 namespace colltune::shim {
 namespace {
 
-struct Plan {
-  Layout layout;
-  int64_t block = 0;   // elements per rank
-  bool padded = false;
-  uint64_t padded_bytes = 0, block_bytes = 0, temp_bytes = 0;
-};
-
-bool MakePlan(const AllreduceCall& c, const CollEnv& env, Plan* plan) {
-  if (c.count < 0 || GetLayout(c.datatype, &plan->layout) != MPI_SUCCESS) {
-    return false;
-  }
-  const int64_t n = c.count, p = env.size;
-  plan->block = (n + p - 1) / p;
-  plan->padded = n % p != 0;
-  plan->block_bytes = plan->layout.Span(plan->block);
-  if (plan->padded) {
-    plan->padded_bytes = plan->layout.Span(plan->block * p);
-    plan->temp_bytes = CopyTypedTemp(n, plan->layout);
-  }
-  return true;
-}
 
 std::optional<uint64_t> Need(const AllreduceCall& c, const CollEnv& env) {
-  Plan plan;
-  if (!MakePlan(c, env, &plan)) return std::nullopt;
+  PaddedBlocks plan;
+  if (!PlanPaddedBlocks(c.count, c.datatype, env.size, &plan)) return std::nullopt;
   if (!plan.padded) {
     return c.sendbuf == MPI_IN_PLACE ? AlignUp(plan.block_bytes) : 0;
   }
@@ -57,7 +37,7 @@ std::optional<uint64_t> Need(const AllreduceCall& c, const CollEnv& env) {
 }
 
 int RunDivisible(const AllreduceCall& c, const CollEnv& env,
-                 const Plan& plan) {
+                 const PaddedBlocks& plan) {
   const Layout& l = plan.layout;
   const int block = static_cast<int>(plan.block);
   if (c.sendbuf != MPI_IN_PLACE) {
@@ -80,7 +60,7 @@ int RunDivisible(const AllreduceCall& c, const CollEnv& env,
                         env.comm);
 }
 
-int RunPadded(const AllreduceCall& c, const CollEnv& env, const Plan& plan) {
+int RunPadded(const AllreduceCall& c, const CollEnv& env, const PaddedBlocks& plan) {
   const Layout& l = plan.layout;
   const int block = static_cast<int>(plan.block);
   ScratchPool::Lease lease = env.scratch->Acquire(
@@ -108,8 +88,8 @@ int RunPadded(const AllreduceCall& c, const CollEnv& env, const Plan& plan) {
 }
 
 int Run(const AllreduceCall& c, const CollEnv& env) {
-  Plan plan;
-  if (!MakePlan(c, env, &plan)) return MPI_ERR_TYPE;
+  PaddedBlocks plan;
+  if (!PlanPaddedBlocks(c.count, c.datatype, env.size, &plan)) return MPI_ERR_TYPE;
   return plan.padded ? RunPadded(c, env, plan) : RunDivisible(c, env, plan);
 }
 

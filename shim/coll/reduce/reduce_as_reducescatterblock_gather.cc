@@ -15,50 +15,33 @@
 #include <cstring>
 
 #include "shim/coll/datatype.h"
-#include "shim/coll/quirks.h"
 #include "shim/coll/mockups.h"
+#include "shim/coll/quirks.h"
+#include "shim/coll/reduce_shape.h"
 
 namespace colltune::shim {
 namespace {
 
-struct Plan {
-  Layout layout;
-  int64_t block = 0;
-  bool padded = false;
-  uint64_t block_bytes = 0, padded_bytes = 0, temp_bytes = 0;
-};
 
-bool MakePlan(const ReduceCall& c, const CollEnv& env, Plan* plan) {
-  if (c.count < 0 || GetLayout(c.datatype, &plan->layout) != MPI_SUCCESS) {
-    return false;
-  }
-  const int64_t n = c.count, p = env.size;
-  plan->block = (n + p - 1) / p;
-  plan->padded = n % p != 0;
-  plan->block_bytes = plan->layout.Span(plan->block);
-  if (plan->padded) {
-    plan->padded_bytes = plan->layout.Span(plan->block * p);
-    plan->temp_bytes = CopyTypedTemp(n, plan->layout);
-  }
-  return true;
-}
-
-uint64_t ScratchBytes(const Plan& plan) {
+uint64_t ScratchBytes(const PaddedBlocks& plan) {
   return AlignUp(plan.block_bytes) + AlignUp(plan.padded_bytes) +
          AlignUp(plan.temp_bytes);
 }
 
 std::optional<uint64_t> Need(const ReduceCall& c, const CollEnv& env) {
-  Plan plan;
-  if (!RootInRange(c.root, env) || !MakePlan(c, env, &plan)) return std::nullopt;
+  PaddedBlocks plan;
+  if (!RootInRange(c.root, env) ||
+      !PlanPaddedBlocks(c.count, c.datatype, env.size, &plan)) {
+    return std::nullopt;
+  }
   if (!GatherScatterSafe(plan.layout)) return std::nullopt;
   if (plan.padded && !IsPredefinedOp(c.op)) return std::nullopt;
   return ScratchBytes(plan);
 }
 
 int Run(const ReduceCall& c, const CollEnv& env) {
-  Plan plan;
-  if (!MakePlan(c, env, &plan)) return MPI_ERR_TYPE;
+  PaddedBlocks plan;
+  if (!PlanPaddedBlocks(c.count, c.datatype, env.size, &plan)) return MPI_ERR_TYPE;
   const Layout& l = plan.layout;
   const bool is_root = env.rank == c.root;
   const void* input =
