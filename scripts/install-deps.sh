@@ -23,6 +23,7 @@ PACKAGES=(
   slurm-wlm munge libmunge-dev # a one-node Slurm + private munged in tests (tests/lib/slurm.sh);
                              # colltuned --auth munge, the clients' credentials
   libssl-dev openssl         # SHA-256 binding a credential to its request; certificates in auth_test
+  iproute2 util-linux        # the emulated cluster (scripts/cluster.sh): ip, tc, nsenter, unshare
 )
 
 missing=()

@@ -6,6 +6,8 @@
 #   check_fails NAME CMD...  passes if CMD exits non-zero
 #   expect_fail NAME PATTERN CMD...  passes if CMD (stdin from /dev/null)
 #                            exits non-zero saying PATTERN (grep -E)
+#   expect_output NAME RC OUTPUT PATTERN...  passes if RC is 0 and OUTPUT
+#                            has every PATTERN (grep -E)
 #   expect_exit NAME CODE PATTERN CMD...  passes if CMD exits CODE saying
 #                            PATTERN (grep -E)
 #   pass NAME / fail NAME MESSAGE
@@ -64,6 +66,22 @@ expect_exit() {  # NAME CODE PATTERN CMD...: exit code and a line of output
   out=$("$@" 2>&1); rc=$?
   if [ $rc -eq "$code" ] && grep -Eq -- "$pattern" <<<"$out"; then pass "$name"
   else fail "$name" "rc=$rc (expected $code), wanted: $pattern"$'\n'"$out"; fi
+}
+
+expect_output() {  # NAME RC OUTPUT PATTERN...: RC 0 and every PATTERN (grep -E) in OUTPUT
+  local name=$1 rc=$2 out=$3 pattern
+  shift 3
+  if [ "$rc" -ne 0 ]; then
+    fail "$name" "rc=$rc"$'\n'"$out"
+    return
+  fi
+  for pattern in "$@"; do
+    if ! grep -Eq -- "$pattern" <<<"$out"; then
+      fail "$name" "wanted: $pattern"$'\n'"$out"
+      return
+    fi
+  done
+  pass "$name"
 }
 
 finish() {

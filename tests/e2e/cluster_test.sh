@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The emulated cluster (scripts/cluster.sh) and colltune across it:
+#   a. the script refuses bad arguments and a caller who is not root, with
+#      one clear line, and then leaves nothing behind;
+#   b. two nodes with their own host names, addresses and links; bringing
+#      them up again (with a bandwidth limit) works;
+#   c. Open MPI (2 nodes x 2 processes) and MPICH (2 x 1) jobs run across
+#      them natively and under the shim, which sees 2 nodes;
+#   d. every mock-up, forced, leaves memory as the library's own collective
+#      does (tests/mpi/differential.cc) across the nodes, under both;
+#   e. taking the cluster down removes every namespace, link, /etc/hosts line
+#      and file it made.
+#
+# Args: cluster.sh colltune collective_mix collective_mix_mpich
+#       libcolltune.so libcolltune-mpich.so differential_openmpi
+#       differential_mpich
+source tests/lib/testlib.sh
+source tests/lib/cluster.sh
+args_as CLUSTER COLLTUNE_CLI APP APP_MPICH SHIM SHIM_MPICH DIFF_OMPI DIFF_MPICH -- "$@"
+NAME=ctest
+SUBNET=10.78.0
+CASES=${CASES:-10}
+
+leftovers() {  # what a cluster named $NAME left behind, if anything
+  ip netns list | awk '{print $1}' | grep -E "^${NAME}[0-9]+$"
+  ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^${NAME}(h[0-9]+|br)$"
+  grep -F "colltune-cluster $NAME" /etc/hosts
+  [ -e "/run/colltune-cluster/$NAME" ] && echo "/run/colltune-cluster/$NAME"
+  return 0
+}
+
+# a. Refusals.
+expect_fail "up needs a number of nodes from 1 to 16" "N must be 1 to 16" \
+  "$CLUSTER" up 0 --name "$NAME"
+expect_fail "a name that cannot make interface names is refused" "--name must be" \
+  "$CLUSTER" up 2 --name "Bad_Name"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$CLUSTER" up 2 --name "$NAME" \
+      --subnet "$SUBNET" 2>&1 </dev/null)
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "needs root" <<<"$out" &&
+   [ -z "$(leftovers)" ]; then
+  pass "without root: one clear line, nothing made"
+else
+  fail "without root: one clear line, nothing made" "rc=$rc"$'\n'"$out"$'\n'"$(leftovers)"
+fi
+
+# b. Two nodes.
+if start_cluster "$CLUSTER" 2 "$NAME" "$SUBNET"; then
+  pass "two nodes come up"
+else
+  fail "two nodes come up" "see above"
+  finish; exit 1
+fi
+check "the nodes are $NAME""1 and $NAME""2" test "$CLUSTER_NODES" = "${NAME}1 ${NAME}2"
+check "each node has its own host name" \
+  test "$("$CLUSTER_AGENT" "${NAME}1" hostname),$("$CLUSTER_AGENT" -x "${NAME}2" hostname)" = \
+  "${NAME}1,${NAME}2"
+check "each node has its own address on the bridge's subnet" \
+  bash -c "'$CLUSTER_AGENT' ${NAME}2 ip -4 -o addr show dev eth0 | grep -q ' $SUBNET.2/24 '"
+expect_fail "the agent runs nothing on a host outside the cluster" "not a node" \
+  "$CLUSTER_AGENT" otherhost hostname
+out=$("$CLUSTER" up 2 --name "$NAME" --subnet "$SUBNET" --rate 500mbit 2>&1)
+if [ $? -eq 0 ] && eval "$out" && tc qdisc show dev "${NAME}h1" | grep -q tbf &&
+   [ "$(ip netns list | grep -cE "^${NAME}[0-9]+")" -eq 2 ]; then
+  pass "up again replaces the cluster (here with a bandwidth limit)"
+else
+  fail "up again replaces the cluster (here with a bandwidth limit)" "$out"
+fi
+
+# c. Jobs across the nodes.
+out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 "$APP" 2>&1)
+expect_output "Open MPI 2 x 2 runs across the nodes" $? "$out" "results verified"
+out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 -x LD_PRELOAD="$SHIM" -x COLLTUNE_VERBOSE=1 \
+      -x COLLTUNE_FORCE=allreduce=allreduce_as_reduce_bcast "$APP" 2>&1)
+expect_output "Open MPI 2 x 2 under the shim: 2 nodes seen, a mock-up runs across them" \
+  $? "$out" "results verified" "on 4 processes, 2 nodes" \
+  "ran mock-ups: .*allreduce_as_reduce_bcast=[1-9]"
+out=$(on_mpich "${NAME}1:1,${NAME}2:1" -np 2 -genv LD_PRELOAD "$SHIM_MPICH" \
+      -genv COLLTUNE_VERBOSE 1 "$APP_MPICH" 2>&1)
+expect_output "MPICH 2 x 1 under the shim: 2 nodes seen" $? "$out" \
+  "results verified" "on 2 processes, 2 nodes"
+
+# d. Every mock-up across the nodes, byte for byte against the library.
+mapfile -t PAIRS < <("$COLLTUNE_CLI" algorithms |
+  awk 'NR > 1 && $2 != "default" && $3 != "native" { print $1 " " $2 }')
+[ "${#PAIRS[@]}" -gt 0 ] || fail "colltune algorithms lists mock-ups" "none listed"
+for pair in "${PAIRS[@]}"; do
+  read -r coll alg <<<"$pair"
+  out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 -x LD_PRELOAD="$SHIM" \
+        -x COLLTUNE_FORCE="$coll=$alg" -x COLLTUNE_VERBOSE=1 \
+        "$DIFF_OMPI" --collective "$coll" --cases "$CASES" --seed 4 2>&1)
+  expect_output "Open MPI 2 x 2 across nodes: $alg" $? "$out" "ran mock-ups: .*\b$alg=[1-9]"
+  out=$(on_mpich "${NAME}1:1,${NAME}2:1" -np 2 -genv LD_PRELOAD "$SHIM_MPICH" \
+        -genv COLLTUNE_FORCE "$coll=$alg" -genv COLLTUNE_VERBOSE 1 \
+        "$DIFF_MPICH" --collective "$coll" --cases "$CASES" --seed 2 2>&1)
+  expect_output "MPICH 2 x 1 across nodes: $alg" $? "$out" "ran mock-ups: .*\b$alg=[1-9]"
+done
+
+# e. Down.
+"$CLUSTER" down --name "$NAME"
+left=$(leftovers)
+if [ -z "$left" ]; then
+  pass "down leaves nothing behind"
+else
+  fail "down leaves nothing behind" "$left"
+fi
+check "down again is harmless" "$CLUSTER" down --name "$NAME"
+finish
