@@ -8,17 +8,24 @@
 #      them natively and under the shim, which sees 2 nodes;
 #   d. every mock-up, forced, leaves memory as the library's own collective
 #      does (tests/mpi/differential.cc) across the nodes, under both;
-#   e. taking the cluster down removes every namespace, link, /etc/hosts line
+#   e. a Slurm cluster on the nodes (slurmctld here, a slurmd in each node):
+#      srun jobs of both libraries across them under the shim, a batch job
+#      on 2 nodes, and a `colltune campaign --launcher slurm --nodes 2` whose
+#      profile is 4 processes on 2 nodes, 2 per node;
+#   f. taking the cluster down removes every namespace, link, /etc/hosts line
 #      and file it made.
 #
-# Args: cluster.sh colltune collective_mix collective_mix_mpich
-#       libcolltune.so libcolltune-mpich.so differential_openmpi
-#       differential_mpich
+# Args: cluster.sh colltune colltuned colltune-bench collective_mix
+#       collective_mix_mpich libcolltune.so libcolltune-mpich.so
+#       differential_openmpi differential_mpich
 source tests/lib/testlib.sh
 source tests/lib/cluster.sh
-args_as CLUSTER COLLTUNE_CLI APP APP_MPICH SHIM SHIM_MPICH DIFF_OMPI DIFF_MPICH -- "$@"
-NAME=ctest
-SUBNET=10.78.0
+source tests/lib/slurm.sh
+args_as CLUSTER COLLTUNE_CLI COLLTUNED BENCH APP APP_MPICH SHIM SHIM_MPICH DIFF_OMPI \
+  DIFF_MPICH -- "$@"
+# Names and addresses of this run's own: runs on one machine must not meet.
+NAME=ct$(( $$ % 1000000 ))
+SUBNET=10.$(( 100 + $$ % 100 )).$(( ($$ / 100) % 250 ))
 CASES=${CASES:-10}
 
 leftovers() {  # what a cluster named $NAME left behind, if anything
@@ -96,7 +103,55 @@ for pair in "${PAIRS[@]}"; do
   expect_output "MPICH 2 x 1 across nodes: $alg" $? "$out" "ran mock-ups: .*\b$alg=[1-9]"
 done
 
-# e. Down.
+# e. Slurm across the nodes. Its files, the daemon's socket and the job
+# scripts live outside /tmp, which every node has of its own.
+VDIR=$(mktemp -d /var/tmp/colltune-ct.XXXXXX)
+trap 'stop_slurm; stop_munge; stop_cluster; rm -rf "$VDIR"; _t_cleanup' EXIT
+if start_munge "$VDIR" >"$VDIR/start.out" 2>&1 && start_slurm_cluster "$VDIR" >>"$VDIR/start.out" 2>&1; then
+  pass "a Slurm cluster with a slurmd in each node"
+  check "Slurm lists both nodes idle" \
+    test "$(sinfo -h -N -o '%N %t' | sort | tr '\n' ' ')" = "${NAME}1 idle ${NAME}2 idle "
+  out=$(timeout 60 srun -N 2 -n 4 --mpi=pmix \
+        --export=ALL,LD_PRELOAD="$SHIM",COLLTUNE_VERBOSE=1,COLLTUNE_FORCE=bcast=bcast_as_scatter_allgather,OMPI_MCA_mpi_yield_when_idle=1,OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET",OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" \
+        "$APP" 2>&1 </dev/null)
+  expect_output "srun -N 2 -n 4: Open MPI across the nodes under the shim" $? "$out" \
+    "results verified" "on 4 processes, 2 nodes" "ran mock-ups: .*bcast_as_scatter_allgather=[1-9]"
+  out=$(MPIR_CVAR_POLLS_BEFORE_YIELD=1 timeout 60 srun -N 2 -n 2 --mpi=pmi2 \
+        --export=ALL,LD_PRELOAD="$SHIM_MPICH",COLLTUNE_VERBOSE=1 "$APP_MPICH" 2>&1 </dev/null)
+  expect_output "srun -N 2 -n 2: MPICH across the nodes under the shim" $? "$out" \
+    "results verified" "on 2 processes, 2 nodes"
+  printf '#!/bin/sh\nsrun --mpi=pmix %s\n' "$APP" >"$VDIR/batch.sh"
+  out=$(OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET" \
+        OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" timeout 90 \
+        sbatch --wait -N 2 -n 4 --output="$VDIR/batch.out" "$VDIR/batch.sh" 2>&1 </dev/null)
+  expect_output "sbatch -N 2: a batch job across the nodes" $? "$out$(cat "$VDIR/batch.out" 2>/dev/null)" \
+    "results verified"
+  if start_daemon "$COLLTUNED" "$VDIR/colltune.db" "$VDIR/d.sock"; then
+    mkdir -p "$VDIR/jobs"
+    out=$(OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET" \
+          OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" timeout 300 \
+          "$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --launcher slurm \
+          --job-dir "$VDIR/jobs" --nodes 2 --np 4 --bench "$BENCH" --launches 1 \
+          --name twonodes -- --collectives allreduce,bcast --sizes 8,64K --nrep 5 --quiet \
+          2>&1 </dev/null)
+    expect_output "colltune campaign --launcher slurm --nodes 2 runs across the nodes" $? \
+      "$out" "campaign 'twonodes': 1 launches on 4 processes"
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles --json 2>&1)
+    check "its profile is 4 processes on 2 nodes, 2 per node" python3 -c '
+import json, sys
+c = json.loads(sys.argv[1])[0]["context"]
+sys.exit(0 if (c["comm_size"], c["nodes"], c["ppn"]) == (4, 2, 2) else 1)' "$out"
+  else
+    fail "colltuned starts for the campaign" "$(cat "$T_TMP/daemon.log")"
+  fi
+  stop_daemon
+  stop_slurm
+  stop_munge
+else
+  fail "a Slurm cluster with a slurmd in each node" "$(cat "$VDIR/start.out")"
+fi
+
+# f. Down.
 "$CLUSTER" down --name "$NAME"
 left=$(leftovers)
 if [ -z "$left" ]; then

@@ -20,11 +20,21 @@
 #                     start_munge first). Writes DIR/slurm/slurm.conf and
 #                     exports SLURM_CONF; waits until the node is idle and
 #                     `srun true` works (about 2 s). Sets SLURMCTLD_PID,
-#                     SLURMD_PID, SLURM_DIR.
+#                     SLURMD_PIDS, SLURM_DIR.
 #   stop_slurm        cancels every job and waits (10 s at most) until the
 #                     queue is empty, then SIGTERM to slurmd and slurmctld
 #                     and waits for them (SIGKILL after 10 s). Safe to call
 #                     twice.
+#
+#   start_slurm_cluster DIR
+#                     the same across the emulated cluster tests/lib/cluster.sh
+#                     started (CLUSTER_NODES, CLUSTER_AGENT, CLUSTER_SUBNET):
+#                     slurmctld here on the bridge's address, one slurmd in
+#                     each node with a /tmp of its own (PMIx makes one
+#                     directory per step and node there), CPUs=2 each, all
+#                     in partition "debug". DIR must not be under /tmp (the
+#                     nodes have their own): use /var/tmp. Waits until a job
+#                     on every node runs.
 #
 # DIR must be a short path (unix sockets < 108 bytes: use mktemp -d
 # /tmp/xx.XXXX). munged insists that every directory above its socket be
@@ -39,7 +49,7 @@
 
 MUNGE_PID=""
 SLURMCTLD_PID=""
-SLURMD_PID=""
+SLURMD_PIDS=()
 
 start_munge() {
   local dir=$1/munge i
@@ -94,37 +104,32 @@ for s in socks:
 EOF
 }
 
-start_slurm() {
-  local dir=$1/slurm node ports ctld_port slurmd_port i state
-  if [ -z "${MUNGE_SOCKET:-}" ]; then
-    echo "start_slurm: start_munge first (MUNGE_SOCKET is not set)"; return 1
-  fi
-  mkdir -p "$dir/state" "$dir/spool" "$dir/tmp" || return 1
-  node=$(hostname -s)
+# _slurm_conf DIR CTLD_HOST CTLD_ADDR NODE_LINES NODES [TMPFS]: writes
+# DIR/slurm.conf (ports picked now) and exports SLURM_CONF.
+_slurm_conf() {
+  local dir=$1 ports
   mapfile -t ports < <(free_ports 2)
-  ctld_port=${ports[0]}
-  slurmd_port=${ports[1]}
-  SLURM_DIR=$dir
   cat >"$dir/slurm.conf" <<EOF
 ClusterName=colltunetest
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
+SlurmctldHost=$2($3)
+SlurmctldPort=${ports[0]}
+SlurmdPort=${ports[1]}
 SlurmUser=$(id -un)
 SlurmdUser=$(id -un)
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$MUNGE_SOCKET
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$dir/spool/%n
 # Steps' PMIx directories (spmix_appdir_UID_JOB.STEP) go under TmpFS: with
 # the default /tmp, two clusters' job 2.0 share one and the second launch
-# fails (and srun still exits 0).
-TmpFS=$dir/tmp
+# fails (and srun still exits 0). Across emulated nodes each slurmd has a
+# /tmp of its own, which TmpFS then names.
+TmpFS=${6:-$dir/tmp}
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
+SlurmdPidFile=$dir/slurmd-%n.pid
 SlurmctldLogFile=$dir/slurmctld.log
-SlurmdLogFile=$dir/slurmd.log
+SlurmdLogFile=$dir/slurmd-%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -138,30 +143,85 @@ MinJobAge=600
 KillWait=2
 InactiveLimit=0
 SchedulerType=sched/backfill
-NodeName=$node NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN
-PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+$4
+PartitionName=debug Nodes=$5 Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 EOF
   export SLURM_CONF=$dir/slurm.conf
-  /usr/sbin/slurmctld -D -i -f "$SLURM_CONF" >>"$dir/slurmctld.out" 2>&1 &
-  SLURMCTLD_PID=$!
-  /usr/sbin/slurmd -D -f "$SLURM_CONF" -N "$node" >>"$dir/slurmd.out" 2>&1 &
-  SLURMD_PID=$!
+}
+
+# _slurm_wait DIR NODES: until every node is idle and a job on NODES nodes
+# runs (15 s at most); stops the daemons and says why otherwise.
+_slurm_wait() {
+  local dir=$1 nodes=$2 i state pid alive
   for i in $(seq 1 150); do
-    state=$(sinfo -h -N -o %t 2>/dev/null)
-    if [ "$state" = idle ] && timeout 20 srun -N 1 -n 1 true >/dev/null 2>&1; then
+    state=$(sinfo -h -N -o %t 2>/dev/null | sort -u)
+    if [ "$state" = idle ] && timeout 20 srun -N "$nodes" -n "$nodes" true >/dev/null 2>&1; then
       return 0
     fi
-    if ! kill -0 "$SLURMCTLD_PID" 2>/dev/null || ! kill -0 "$SLURMD_PID" 2>/dev/null; then
+    alive=1
+    for pid in "$SLURMCTLD_PID" "${SLURMD_PIDS[@]}"; do
+      kill -0 "$pid" 2>/dev/null || alive=0
+    done
+    if [ $alive -eq 0 ]; then
       echo "a Slurm daemon exited:"
-      tail -n 20 "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out 2>/dev/null
+      tail -n 20 "$dir"/slurm*.log "$dir"/*.out 2>/dev/null
       stop_slurm; return 1
     fi
     sleep 0.1
   done
-  echo "Slurm did not run a job within 15 s (node state '$state'):"
-  tail -n 20 "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out 2>/dev/null
+  echo "Slurm did not run a job within 15 s (node states '$state'):"
+  tail -n 20 "$dir"/slurm*.log "$dir"/*.out 2>/dev/null
   stop_slurm
   return 1
+}
+
+start_slurm() {
+  local dir=$1/slurm node
+  if [ -z "${MUNGE_SOCKET:-}" ]; then
+    echo "start_slurm: start_munge first (MUNGE_SOCKET is not set)"; return 1
+  fi
+  node=$(hostname -s)
+  mkdir -p "$dir/state" "$dir/spool/$node" "$dir/tmp" || return 1
+  SLURM_DIR=$dir
+  _slurm_conf "$dir" "$node" 127.0.0.1 \
+    "NodeName=$node NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN" "$node"
+  /usr/sbin/slurmctld -D -i -f "$SLURM_CONF" >>"$dir/slurmctld.out" 2>&1 &
+  SLURMCTLD_PID=$!
+  /usr/sbin/slurmd -D -f "$SLURM_CONF" -N "$node" >>"$dir/slurmd.out" 2>&1 &
+  SLURMD_PIDS=($!)
+  _slurm_wait "$dir" 1
+}
+
+start_slurm_cluster() {
+  local dir=$1/slurm node lines="" i=0 prefix=${CLUSTER_SUBNET%.0/24}
+  if [ -z "${MUNGE_SOCKET:-}" ] || [ -z "${CLUSTER_AGENT:-}" ]; then
+    echo "start_slurm_cluster: start_munge and start_cluster first"; return 1
+  fi
+  case "$dir" in
+    /tmp/*) echo "start_slurm_cluster: $dir is under /tmp, which every node has of its own"
+            return 1 ;;
+  esac
+  mkdir -p "$dir/state" || return 1
+  SLURM_DIR=$dir
+  for node in $CLUSTER_NODES; do
+    i=$((i + 1))
+    lines="$lines"$'\n'"NodeName=$node NodeAddr=$prefix.$i CPUs=2 State=UNKNOWN"
+    mkdir -p "$dir/tmp-$node" "$dir/spool/$node" || return 1
+  done
+  _slurm_conf "$dir" "$(hostname -s)" "$prefix.254" "${lines#$'\n'}" \
+    "$(tr ' ' ',' <<<"$CLUSTER_NODES")" /tmp
+  /usr/sbin/slurmctld -D -i -f "$SLURM_CONF" >>"$dir/slurmctld.out" 2>&1 &
+  SLURMCTLD_PID=$!
+  SLURMD_PIDS=()
+  for node in $CLUSTER_NODES; do
+    # In the node's namespaces, in a mount namespace whose /tmp is the
+    # node's own directory; every step execs, so the pid is slurmd's.
+    "$CLUSTER_AGENT" "$node" "exec unshare -m --propagation private /bin/sh -c \
+'mount --bind $dir/tmp-$node /tmp && exec /usr/sbin/slurmd -D -f $SLURM_CONF -N $node'" \
+      >>"$dir/slurmd-$node.out" 2>&1 &
+    SLURMD_PIDS+=($!)
+  done
+  _slurm_wait "$dir" "$i"
 }
 
 stop_slurm() {
@@ -175,11 +235,11 @@ stop_slurm() {
       sleep 0.1
     done
   fi
-  for pid in "$SLURMD_PID" "$SLURMCTLD_PID"; do
+  for pid in "${SLURMD_PIDS[@]}" "$SLURMCTLD_PID"; do
     [ -n "$pid" ] && kill "$pid" 2>/dev/null
   done
   # SIGTERM, 10 s, then SIGKILL: a test must not hang on a stuck daemon.
-  for pid in "$SLURMD_PID" "$SLURMCTLD_PID"; do
+  for pid in "${SLURMD_PIDS[@]}" "$SLURMCTLD_PID"; do
     [ -n "$pid" ] || continue
     for i in $(seq 1 100); do
       kill -0 "$pid" 2>/dev/null || break
@@ -188,7 +248,7 @@ stop_slurm() {
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
   done
-  SLURMD_PID=""
+  SLURMD_PIDS=()
   SLURMCTLD_PID=""
   return 0
 }
