@@ -239,6 +239,7 @@ int main(int argc, char** argv) {
                                     : colltune::bench::RunCampaign(o, bench);
   }
   if (bench.p2p != MPI_COMM_NULL) PMPI_Comm_free(&bench.p2p);
+  bench.nodes.Free();
   if (bench.native_comms) bench.native_comms->Free();
   bench.natives.reset();  // MPI_T, before MPI goes
   bench.sync.reset();

@@ -85,6 +85,7 @@ struct Bench {
   shim::ScratchPool scratch;
   shim::CollEnv env;
   MPI_Comm p2p = MPI_COMM_NULL;  // env.p2p: for point-to-point algorithms
+  shim::NodeLayout nodes;        // env.nodes: for hierarchical algorithms
   // The library's own algorithms (null with --no-native or when the library
   // offers none) and the benchmark communicator's shadows (one per native
   // algorithm measured, under Open MPI).

@@ -64,6 +64,7 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
   b->env.mem_budget = static_cast<uint64_t>(budget);
   b->env.scratch = &b->scratch;
   b->env.p2p = &b->p2p;
+  b->env.nodes = &b->nodes;
   b->fixed_nrep = o.nrep == "auto" ? 0 : std::stoi(o.nrep);
   if (o.natives || o.list_algorithms) {
     std::vector<std::string> notes;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "shim/coll/node_layout.h"
 #include "shim/coll/scratch.h"
 #include "shim/mpi/mpi.h"
 
@@ -28,6 +29,11 @@ struct CollEnv {
   // the first such call by every rank alike and freed with `comm`. Null when
   // the communicator has no state to keep it in.
   MPI_Comm* p2p = nullptr;
+  // How the communicator's processes sit on nodes, with its node, leader and
+  // lane communicators (shim/coll/node_layout.h), built on the first call
+  // that asks by every rank alike and freed with `comm`. Null when the
+  // communicator has no state to keep it in.
+  NodeLayout* nodes = nullptr;
   // The library's own algorithms (shim/native/native.h): what it offers, and
   // this communicator's shadows. Null: no native algorithm can run.
   const NativeAlgorithms* natives = nullptr;
@@ -43,6 +49,13 @@ inline int P2PComm(const CollEnv& env, MPI_Comm* out) {
   }
   *out = *env.p2p;
   return MPI_SUCCESS;
+}
+
+// The node layout of env.comm (collective over it on first use), or null
+// (on every rank alike) if it cannot be had.
+inline const NodeLayout* Nodes(const CollEnv& env) {
+  if (env.nodes == nullptr || env.inter || !env.nodes->Ensure(env.comm)) return nullptr;
+  return env.nodes;
 }
 
 }  // namespace colltune::shim

@@ -32,7 +32,8 @@
   X(Comm_create_keyval) X(Comm_delete_attr) X(Comm_dup) X(Comm_free)       \
   X(Comm_free_keyval) X(Comm_get_attr) X(Comm_group) X(Comm_rank)          \
   X(Comm_remote_size)                                                      \
-  X(Comm_set_attr) X(Comm_set_errhandler) X(Comm_size) X(Comm_split_type)  \
+  X(Comm_set_attr) X(Comm_set_errhandler) X(Comm_size) X(Comm_split)   \
+  X(Comm_split_type)                                                       \
   X(Comm_test_inter) X(Exscan) X(Finalize) X(Finalized) X(Gather)          \
   X(Gatherv) X(Get_library_version) X(Group_free) X(Init) X(Init_thread)   \
   X(Initialized) X(Irecv) X(Isend) X(Op_commutative) X(Pack)               \
@@ -93,6 +94,7 @@ COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE_PERSISTENT)
 #define PMPI_Comm_set_attr ::colltune::shim::pmpi::Comm_set_attr
 #define PMPI_Comm_set_errhandler ::colltune::shim::pmpi::Comm_set_errhandler
 #define PMPI_Comm_size ::colltune::shim::pmpi::Comm_size
+#define PMPI_Comm_split ::colltune::shim::pmpi::Comm_split
 #define PMPI_Comm_split_type ::colltune::shim::pmpi::Comm_split_type
 #define PMPI_Comm_test_inter ::colltune::shim::pmpi::Comm_test_inter
 #define PMPI_Exscan ::colltune::shim::pmpi::Exscan

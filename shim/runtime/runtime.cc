@@ -429,6 +429,7 @@ CommState* Runtime::Create(MPI_Comm comm) {
   s->env.mem_budget = mem_budget_;
   s->env.scratch = &scratch_;
   s->env.p2p = &s->p2p;
+  s->env.nodes = &s->nodes;
   if (natives_ != nullptr) {
     s->env.natives = natives_.get();
     s->env.native_comms = &s->native_comms;
@@ -494,6 +495,7 @@ int Runtime::DeleteAttribute(MPI_Comm, int, void* value, void* extra) {
   static_cast<Runtime*>(extra)->Forget(s);
   if (s->p2p != MPI_COMM_NULL) PMPI_Comm_free(&s->p2p);
   s->native_comms.Free();
+  s->nodes.Free();
   delete s;
   return MPI_SUCCESS;
 }

@@ -43,6 +43,7 @@ struct CommState {
   std::unique_ptr<CommObserver> observer;
   int section_index = kNoSection;
   MPI_Comm p2p = MPI_COMM_NULL;  // env.p2p points here
+  NodeLayout nodes;              // env.nodes points here
   NativeComms native_comms;      // env.native_comms points here
   CommState* prev = nullptr;  // Runtime's list of live states
   CommState* next = nullptr;
