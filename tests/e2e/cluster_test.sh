@@ -8,6 +8,10 @@
 #      them natively and under the shim, which sees 2 nodes;
 #   d. every mock-up, forced, leaves memory as the library's own collective
 #      does (tests/mpi/differential.cc) across the nodes, under both;
+#   d2. the hierarchical mock-ups the same way in the layouts they must
+#      survive: placed round robin, uneven (3 + 1 processes), under both
+#      libraries; where a layout rules one out (lanes need the same number
+#      of processes on every node) the library's own collective runs;
 #   e. a Slurm cluster on the nodes (slurmctld here, a slurmd in each node):
 #      srun jobs of both libraries across them under the shim, a batch job
 #      on 2 nodes, and a `colltune campaign --launcher slurm --nodes 2` whose
@@ -101,6 +105,38 @@ for pair in "${PAIRS[@]}"; do
         -genv COLLTUNE_FORCE "$coll=$alg" -genv COLLTUNE_VERBOSE 1 \
         "$DIFF_MPICH" --collective "$coll" --cases "$CASES" --seed 2 2>&1)
   expect_output "MPICH 2 x 1 across nodes: $alg" $? "$out" "ran mock-ups: .*\b$alg=[1-9]"
+done
+
+# d2. The hierarchical mock-ups in irregular layouts. The differential's
+# communicators add more: halves of the world that span one node or both,
+# and the world in reverse rank order.
+mapfile -t HIER < <(printf '%s\n' "${PAIRS[@]}" | grep -E '_by_(node|lanes)$')
+[ "${#HIER[@]}" -ge 8 ] || fail "colltune algorithms lists the hierarchical mock-ups" \
+  "$(printf '%s\n' "${HIER[@]}")"
+for pair in "${HIER[@]}"; do
+  read -r coll alg <<<"$pair"
+  ran="ran mock-ups: .*\b$alg=[1-9]"
+  out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 --map-by node -x LD_PRELOAD="$SHIM" \
+        -x COLLTUNE_FORCE="$coll=$alg" -x COLLTUNE_VERBOSE=1 \
+        "$DIFF_OMPI" --collective "$coll" --cases "$CASES" --seed 5 2>&1)
+  expect_output "Open MPI 2 x 2 round robin: $alg" $? "$out" "$ran"
+  out=$(on_openmpi "${NAME}1:3,${NAME}2:1" -np 4 -x LD_PRELOAD="$SHIM" \
+        -x COLLTUNE_FORCE="$coll=$alg" -x COLLTUNE_VERBOSE=1 \
+        "$DIFF_OMPI" --collective "$coll" --cases "$CASES" --seed 6 2>&1)
+  if [[ $alg == *_by_lanes ]]; then
+    expect_output "Open MPI 3 + 1: $alg where it can, the library's own elsewhere" $? "$out" \
+      "$ran" "cannot run a $coll call on 4 processes" "not eligible: .*\b$alg=[1-9]"
+  else
+    expect_output "Open MPI 3 + 1: $alg" $? "$out" "$ran"
+  fi
+  out=$(on_mpich "${NAME}1:2,${NAME}2:2" -np 4 -genv LD_PRELOAD "$SHIM_MPICH" \
+        -genv COLLTUNE_FORCE "$coll=$alg" -genv COLLTUNE_VERBOSE 1 \
+        "$DIFF_MPICH" --collective "$coll" --cases "$CASES" --seed 4 2>&1)
+  expect_output "MPICH 2 x 2: $alg" $? "$out" "$ran"
+  out=$(on_mpich "${NAME}1:3,${NAME}2:1" -np 4 -genv LD_PRELOAD "$SHIM_MPICH" \
+        -genv COLLTUNE_FORCE "$coll=$alg" -genv COLLTUNE_VERBOSE 1 \
+        "$DIFF_MPICH" --collective "$coll" --cases "$CASES" --seed 7 2>&1)
+  expect_output "MPICH 3 + 1: $alg" $? "$out" "$ran"
 done
 
 # e. Slurm across the nodes. Its files, the daemon's socket and the job

@@ -63,7 +63,8 @@ int Run(const AllreduceCall& c, const CollEnv& env) {
   int* displs = TakeInts(carve, k);
   BalancedBlocks(k, c.count, counts, displs);
   const int j = nodes.node_rank();
-  void* mine = l.At(c.recvbuf, displs[j]);
+  // An empty block's address may be where the next user buffer starts.
+  void* mine = counts[j] == 0 ? EmptyBlockAddress() : l.At(c.recvbuf, displs[j]);
   rc = PMPI_Reduce_scatter(input, mine, counts, c.datatype, c.op, nodes.node());
   if (rc != MPI_SUCCESS) return rc;
   if (nodes.nodes() > 1) {

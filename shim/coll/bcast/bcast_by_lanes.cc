@@ -55,7 +55,10 @@ int Run(const BcastCall& c, const CollEnv& env) {
   const int root_node = nodes.NodeOf(c.root);
   if (k > 1 && nodes.my_node() == root_node) {
     rc = PMPI_Scatterv(work, counts, displs, MPI_BYTE,
-                       is_root ? MPI_IN_PLACE : work + displs[j], counts[j], MPI_BYTE,
+                       is_root             ? MPI_IN_PLACE
+                       : counts[j] == 0    ? EmptyBlockAddress()
+                                           : work + displs[j],
+                       counts[j], MPI_BYTE,
                        nodes.RankInNode(c.root), nodes.node());
     if (rc != MPI_SUCCESS) return rc;
   }
