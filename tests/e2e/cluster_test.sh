@@ -123,11 +123,12 @@ for pair in "${HIER[@]}"; do
   out=$(on_openmpi "${NAME}1:3,${NAME}2:1" -np 4 -x LD_PRELOAD="$SHIM" \
         -x COLLTUNE_FORCE="$coll=$alg" -x COLLTUNE_VERBOSE=1 \
         "$DIFF_OMPI" --collective "$coll" --cases "$CASES" --seed 6 2>&1)
+  rc=$?
   if [[ $alg == *_by_lanes ]]; then
-    expect_output "Open MPI 3 + 1: $alg where it can, the library's own elsewhere" $? "$out" \
+    expect_output "Open MPI 3 + 1: $alg where it can, the library's own elsewhere" $rc "$out" \
       "$ran" "cannot run a $coll call on 4 processes" "not eligible: .*\b$alg=[1-9]"
   else
-    expect_output "Open MPI 3 + 1: $alg" $? "$out" "$ran"
+    expect_output "Open MPI 3 + 1: $alg" $rc "$out" "$ran"
   fi
   out=$(on_mpich "${NAME}1:2,${NAME}2:2" -np 4 -genv LD_PRELOAD "$SHIM_MPICH" \
         -genv COLLTUNE_FORCE "$coll=$alg" -genv COLLTUNE_VERBOSE 1 \
