@@ -29,7 +29,7 @@ std::tuple<bool, double, double, std::string> Score(const db::Profile& p,
 
 }  // namespace
 
-absl::StatusOr<std::vector<db::Profile>> ChooseProfiles(
+absl::StatusOr<ProfileChoice> ChooseProfiles(
     const std::vector<db::Profile>& candidates, const db::ProfileKey& job,
     int max_sections) {
   std::vector<const db::Profile*> same_library;
@@ -55,15 +55,35 @@ absl::StatusOr<std::vector<db::Profile>> ChooseProfiles(
         "); name the library and its version");
   }
   std::map<int, const db::Profile*> best;  // comm size -> profile
+  std::set<int> other_nodes;  // node counts measured at the job's size only
   for (const db::Profile* p : same_library) {
     if (p->key.comm_size > 2 * static_cast<int64_t>(job.comm_size)) continue;
+    if (p->key.comm_size == job.comm_size && job.nodes > 0 && p->key.nodes > 0 &&
+        p->key.nodes != job.nodes) {
+      other_nodes.insert(p->key.nodes);
+      continue;
+    }
     auto it = best.find(p->key.comm_size);
     if (it == best.end() || Score(*p, job) < Score(*it->second, job)) {
       best[p->key.comm_size] = p;
     }
   }
-  std::vector<db::Profile> out;
+  ProfileChoice choice;
+  if (!other_nodes.empty() && best.count(job.comm_size) == 0) {
+    std::string measured;
+    for (int n : other_nodes) {
+      measured += (measured.empty() ? "" : " or ") + std::to_string(n) +
+                  (n == 1 ? " node" : " nodes");
+    }
+    choice.withheld = std::to_string(job.comm_size) + " processes were measured on " +
+                      measured + ", not on this job's " + std::to_string(job.nodes) +
+                      (job.nodes == 1 ? " node" : " nodes") +
+                      ": those rules do not carry over; the library's default runs";
+  }
+  std::vector<db::Profile>& out = choice.profiles;
   for (const auto& [size, p] : best) out.push_back(*p);
+  // A withheld section takes one of the table's places.
+  if (!choice.withheld.empty()) --max_sections;
   if (static_cast<int>(out.size()) > max_sections) {
     // Keep the sizes nearest to the job's own.
     std::stable_sort(out.begin(), out.end(),
@@ -71,13 +91,13 @@ absl::StatusOr<std::vector<db::Profile>> ChooseProfiles(
                        return LogDistance(a.key.comm_size, job.comm_size) <
                               LogDistance(b.key.comm_size, job.comm_size);
                      });
-    out.resize(max_sections);
+    out.resize(std::max(max_sections, 0));
     std::sort(out.begin(), out.end(),
               [](const db::Profile& a, const db::Profile& b) {
                 return a.key.comm_size < b.key.comm_size;
               });
   }
-  return out;
+  return choice;
 }
 
 }  // namespace colltune::daemon

@@ -8,6 +8,13 @@
 // different node layouts), the one closest to the job's layout wins: same
 // nodes and ppn first, then the nearest ppn, then the nearest node count, then
 // the most recently updated.
+//
+// At the job's own size, where the job says how many nodes it spans, only a
+// profile measured on as many nodes carries over (docs/architecture.md,
+// "Node layouts"): the rules of one node (shared memory only) or of another
+// node count say nothing about this job's network. Without one, the job's
+// section is withheld: empty, with the reason, so that no other size's
+// section applies to the job's communicator either.
 #ifndef COLLTUNE_DAEMON_MATCHING_H_
 #define COLLTUNE_DAEMON_MATCHING_H_
 
@@ -18,11 +25,18 @@
 
 namespace colltune::daemon {
 
+struct ProfileChoice {
+  std::vector<db::Profile> profiles;  // by communicator size, ascending
+  // Why the job's own size has no profile although some were measured at
+  // it (on other node counts); empty otherwise.
+  std::string withheld;
+};
+
 // `candidates` are the profiles of the job's cluster. `job.library` and
 // `job.library_version` may be empty when the caller (an administrator at the
 // CLI) does not know them: that is fine as long as only one library (and
 // version) matches. nodes and ppn may be 0.
-absl::StatusOr<std::vector<db::Profile>> ChooseProfiles(
+absl::StatusOr<ProfileChoice> ChooseProfiles(
     const std::vector<db::Profile>& candidates, const db::ProfileKey& job,
     int max_sections);
 

@@ -17,6 +17,15 @@
 namespace colltune::daemon {
 namespace {
 
+// The job's own section when no profile measured on its node count exists:
+// no rules (the library's default everywhere) and the reason why.
+void AddWithheldSection(int comm_size, const std::string& reason,
+                        v1::DecisionTable* table) {
+  v1::TableSection* section = table->add_sections();
+  section->set_comm_size(comm_size);
+  section->set_reason(reason);
+}
+
 int64_t ProtoMax(uint64_t max_bytes) {
   return max_bytes == kNoUpperBound ? -1 : static_cast<int64_t>(max_bytes);
 }
@@ -103,14 +112,19 @@ absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
   const db::ProfileKey job = KeyOf(r.context());
   absl::StatusOr<std::vector<db::Profile>> all = store_->Profiles(job.cluster);
   if (!all.ok()) return all.status();
-  absl::StatusOr<std::vector<db::Profile>> chosen =
+  absl::StatusOr<ProfileChoice> chosen =
       ChooseProfiles(*all, job, limits::kMaxSectionsPerTable);
   if (!chosen.ok()) return chosen.status();
   v1::GetTableResponse response;
   v1::DecisionTable* table = response.mutable_table();
   *table->mutable_context() = ContextToProto(job);
   table->set_reproducible(options_.reproducible);
-  for (const db::Profile& p : *chosen) {
+  bool withheld_added = chosen->withheld.empty();
+  for (const db::Profile& p : chosen->profiles) {
+    if (!withheld_added && p.key.comm_size > job.comm_size) {
+      AddWithheldSection(job.comm_size, chosen->withheld, table);
+      withheld_added = true;
+    }
     absl::StatusOr<std::optional<db::TableVersion>> t =
         store_->tables().CurrentTable(p.id);
     if (!t.ok()) return t.status();
@@ -128,6 +142,7 @@ absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
       }
     }
   }
+  if (!withheld_added) AddWithheldSection(job.comm_size, chosen->withheld, table);
   return response;
 }
 

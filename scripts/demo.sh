@@ -11,6 +11,13 @@
 #
 #   scripts/demo.sh [--library openmpi|mpich] [--np N] [--launches 5]
 #                   [--nrep auto|N] [--evaluate] [--program-launches 3]
+#                   [--nodes N --ppn K [--rate RATE]] [--collectives LIST]
+#
+# With --nodes, everything runs across an emulated cluster of N nodes with K
+# processes each (scripts/cluster.sh, root only; docs/emulated-cluster.md),
+# each node's link limited to RATE (tc's units, e.g. 1gbit) if given, and
+# taken down at the end. --collectives limits the campaign and the
+# evaluation to some collectives (comma-separated).
 #
 # Open MPI runs on 4 processes by default, MPICH on 2: it busy-polls, and
 # more processes than cores would time the scheduler, not the algorithms.
@@ -26,6 +33,10 @@ LAUNCHES=5
 NREP=auto
 EVALUATE=0
 PROGRAM_LAUNCHES=3
+NODES=0
+PPN=0
+RATE=""
+COLLECTIVES=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --program-launches) PROGRAM_LAUNCHES=$2; shift 2 ;;
@@ -34,7 +45,11 @@ while [ $# -gt 0 ]; do
     --launches) LAUNCHES=$2; shift 2 ;;
     --nrep) NREP=$2; shift 2 ;;
     --evaluate) EVALUATE=1; shift ;;
-    *) echo "usage: scripts/demo.sh [--library openmpi|mpich] [--np N] [--launches N] [--nrep auto|N] [--evaluate] [--program-launches N]" >&2; exit 2 ;;
+    --nodes) NODES=$2; shift 2 ;;
+    --ppn) PPN=$2; shift 2 ;;
+    --rate) RATE=$2; shift 2 ;;
+    --collectives) COLLECTIVES=$2; shift 2 ;;
+    *) echo "usage: scripts/demo.sh [--library openmpi|mpich] [--np N] [--launches N] [--nrep auto|N] [--evaluate] [--program-launches N] [--nodes N --ppn K [--rate RATE]] [--collectives LIST]" >&2; exit 2 ;;
   esac
 done
 case "$LIBRARY" in
@@ -42,6 +57,11 @@ case "$LIBRARY" in
   mpich) NP=${NP:-2} ;;
   *) echo "demo.sh: --library must be openmpi or mpich, not '$LIBRARY'" >&2; exit 2 ;;
 esac
+if [ "$NODES" -gt 0 ]; then
+  [ "$PPN" -gt 0 ] || { echo "demo.sh: --nodes needs --ppn" >&2; exit 2; }
+  [ "$(id -u)" -eq 0 ] || { echo "demo.sh: --nodes needs root (it makes network namespaces)" >&2; exit 2; }
+  NP=$((NODES * PPN))
+fi
 
 scripts/install-deps.sh
 echo "== building"
@@ -68,15 +88,39 @@ else
 fi
 source scripts/lib/daemon.sh demo
 echo "== colltuned on $SERVER, database $WORK/colltune.db"
+LAYOUT=()  # the table's layout arguments
+if [ "$NODES" -gt 0 ]; then
+  CL=demo$(( $$ % 100000 ))
+  trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null; rm -rf "$WORK"
+        scripts/cluster.sh down --name "$CL" >/dev/null 2>&1' EXIT
+  eval "$(scripts/cluster.sh up "$NODES" --name "$CL" \
+          --subnet "10.$(( 100 + $$ % 100 )).$(( ($$ / 100) % 250 ))" ${RATE:+--rate "$RATE"})"
+  HOSTS=$(for n in $CLUSTER_NODES; do printf '%s:%s,' "$n" "$PPN"; done)
+  HOSTS=${HOSTS%,}
+  if [ "$LIBRARY" = openmpi ]; then
+    # Open MPI busy-polls: 4 processes on 2 cores must yield while they wait.
+    MPIRUN="mpirun.openmpi --host $HOSTS --mca plm_rsh_agent $CLUSTER_AGENT
+      --mca btl_tcp_if_include $CLUSTER_SUBNET --mca oob_tcp_if_include $CLUSTER_SUBNET
+      --mca mpi_yield_when_idle 1 --bind-to core:overload-allowed"
+  else
+    MPIRUN="mpirun.mpich -hosts $HOSTS -launcher ssh -launcher-exec $CLUSTER_AGENT
+      -iface $CLUSTER_BRIDGE -genv MPIR_CVAR_POLLS_BEFORE_YIELD 1"
+  fi
+  MPIRUN=$(echo $MPIRUN)
+  LAYOUT=(--nodes "$NODES" --ppn "$PPN")
+  echo "== emulated cluster $CL: $NODES nodes ($CLUSTER_NODES) x $PPN processes${RATE:+, links limited to $RATE}"
+fi
+BENCH_ARGS=(--nrep "$NREP" --quiet)
+[ -n "$COLLECTIVES" ] && BENCH_ARGS+=(--collectives "$COLLECTIVES")
 
 echo "== tuning campaign: $LAUNCHES launches of colltune-bench on $NP processes"
 "$COLLTUNE" --server "$SERVER" campaign --mpi "$LIBRARY" --np "$NP" --launches "$LAUNCHES" \
-  --mpirun "$MPIRUN" --name demo --bench "$BENCH" -- --nrep "$NREP" --quiet </dev/null 2>&1 |
+  --mpirun "$MPIRUN" --name demo --bench "$BENCH" -- "${BENCH_ARGS[@]}" </dev/null 2>&1 |
   { grep -v "^colltune: launch [0-9]*/[0-9]*: " || true; }
 
 echo "== decision table for $LIBRARY_NAME on $NP processes"
-"$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP"
-PROFILE=$("$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" --json |
+"$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" ${LAYOUT[@]+"${LAYOUT[@]}"}
+PROFILE=$("$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" ${LAYOUT[@]+"${LAYOUT[@]}"} --json |
   python3 -c 'import json,sys; s=json.load(sys.stdin)["section"]; print(s["profile_id"] if s else 0)')
 if [ "$PROFILE" -gt 0 ]; then
   echo "== violations of the MPI library (guideline and selection) (profile $PROFILE)"
@@ -85,7 +129,7 @@ fi
 if [ "$EVALUATE" -eq 1 ]; then
   echo "== evaluation: default, every mock-up and the tuned table, interleaved"
   "$COLLTUNE" --server "$SERVER" evaluate --mpi "$LIBRARY" --np "$NP" --mpirun "$MPIRUN" --launches 3 \
-    --bench "$BENCH" </dev/null
+    --bench "$BENCH" ${COLLECTIVES:+-- --collectives "$COLLECTIVES"} </dev/null
 fi
 
 echo "== the same MPI program without and with the shim ($LIBRARY_NAME, $NP processes)"
@@ -96,7 +140,7 @@ echo "== the same MPI program without and with the shim ($LIBRARY_NAME, $NP proc
 # bound as for the campaign; the verdict compares the medians of the steady
 # loop, timed after a first loop of as many calls ("first": the speedup in
 # that first loop, which holds what a process pays once).
-"$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" --json > "$WORK/table.json"
+"$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" ${LAYOUT[@]+"${LAYOUT[@]}"} --json > "$WORK/table.json"
 if [ "$PROFILE" -gt 0 ]; then
   "$COLLTUNE" --server "$SERVER" profile "$PROFILE" --json > "$WORK/profile.json"
 else

@@ -458,9 +458,10 @@ CommState* Runtime::Create(MPI_Comm comm) {
   if (s->env.rank == 0 && VerboseLevel() >= 2) {
     std::string section = "no section";
     if (s->section != nullptr) {
-      section = "section " + (s->section->comm_size
-                                  ? std::to_string(s->section->comm_size)
-                                  : std::string("*"));
+      section = "section " +
+                (s->section->comm_size ? std::to_string(s->section->comm_size)
+                                       : std::string("*")) +
+                " (" + std::to_string(s->section->rules.size()) + " rules)";
     }
     LogInfo(2, "communicator of %d processes%s: %s", s->env.size,
             s->intra ? "" : " (inter-communicator, default only)",

@@ -468,6 +468,33 @@ TEST_F(DaemonTest, NearestCommSizeWithinAFactorOfTwoElseEmpty) {
   EXPECT_TRUE(warnings.empty());
 }
 
+TEST_F(DaemonTest, OneNodesRulesAreWithheldFromAJobOnTwoNodesWithTheReason) {
+  UploadLaunches(4, 3);  // measured on 1 node x 4
+  UploadLaunches(2, 3);
+  ASSERT_GT(Table(4).table().sections(1).rules_size(), 0);
+  v1::GetTableRequest r;
+  *r.mutable_context() = Ctx(4, 2, 2);
+  v1::GetTableResponse out;
+  ASSERT_TRUE(Call(&v1::Tuning::Stub::GetTable, r, &out).ok());
+  ASSERT_EQ(out.table().sections_size(), 2);
+  const v1::TableSection& own = out.table().sections(1);
+  EXPECT_EQ(own.comm_size(), 4);
+  EXPECT_EQ(own.rules_size(), 0);
+  EXPECT_EQ(own.profile_id(), 0);
+  EXPECT_NE(own.reason().find("measured on 1 node, not on this job's 2 nodes"),
+            std::string::npos)
+      << own.reason();
+  // The shim's decoder takes it, and the job's communicator gets the empty
+  // section, not the size-2 one.
+  std::vector<std::string> warnings;
+  auto table = client::TableFromProto(out.table(), &warnings);
+  ASSERT_TRUE(table.ok()) << table.status();
+  ASSERT_NE(SelectSection(*table, 4), nullptr);
+  EXPECT_EQ(SelectSection(*table, 4)->comm_size, 4u);
+  EXPECT_TRUE(SelectSection(*table, 4)->rules.empty());
+  EXPECT_EQ(SelectSection(*table, 2)->comm_size, 2u);
+}
+
 TEST_F(DaemonTest, TablesAreScopedToClusterAndLibrary) {
   ASSERT_TRUE(Send(Upload(4)).ok());
   v1::GetTableRequest r;
