@@ -121,7 +121,8 @@ std::set<std::pair<int, int64_t>> Established(const Options& o, const Bench& b) 
     const v1::Context& c = p.context();
     if (c.library_version() != b.context.library_version ||
         c.comm_size() != b.context.comm_size || c.nodes() != b.context.nodes ||
-        c.ppn() != b.context.ppn) {
+        c.ppn() != b.context.ppn || c.placement() != b.context.placement ||
+        c.node_sizes() != b.context.node_sizes) {
       continue;
     }
     v1::GetViolationsRequest request;

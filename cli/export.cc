@@ -173,6 +173,13 @@ CLI::App* AddExportCommand(CLI::App* app, ExportArgs* a) {
   cmd->add_option("--ppn", a->context.ppn, "Processes per node of the jobs")
       ->check(CLI::Range(0, limits::kMaxCommSize))
       ->excludes(table);
+  cmd->add_option("--placement", a->context.placement,
+                  "How the jobs' ranks sit on the nodes: block, round_robin or scattered")
+      ->check(CLI::IsMember({"", "block", "round_robin", "scattered"}))
+      ->excludes(table);
+  cmd->add_option("--node-sizes", a->context.node_sizes,
+                  "Processes per node where the jobs' nodes differ, e.g. 3+1")
+      ->excludes(table);
   cmd->add_option("-o,--output", a->output, "Write to this file (default: stdout)");
   cmd->add_flag("--assume-commutative", a->assume_commutative,
                 "ompi-rules: also export the allreduce and reduce algorithms that are "

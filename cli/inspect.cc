@@ -13,6 +13,7 @@
 #include "cli/rpc.h"
 #include "client/client.h"
 #include "common/catalog.h"
+#include "common/layout.h"
 #include "common/quirks.h"
 #include "common/table.h"
 #include "proto/context.h"
@@ -186,6 +187,11 @@ int ShowTable(const Connection& c, const TableArgs& args) {
            args.context.comm_size);
     return 0;
   }
+  if (section->profile_id() == 0) {
+    // Withheld by the daemon: measured only on other node counts.
+    printf("no rules for this layout: %s\n", section->reason().c_str());
+    return 0;
+  }
   printf("from the profile of %d processes (profile %lld, table version %lld, "
          "%s: %s)\n",
          section->comm_size(), static_cast<long long>(section->profile_id()),
@@ -224,15 +230,16 @@ int ListProfiles(const Connection& c, const std::string& cluster,
     std::cout << out.dump(2) << "\n";
     return 0;
   }
-  printf("%4s  %-12s %-10s %-10s %6s %5s %4s %9s %7s %7s %8s  %s\n", "id",
-         "cluster", "library", "version", "procs", "nodes", "ppn", "campaigns",
+  printf("%4s  %-12s %-10s %-10s %6s %5s %4s %-24s %9s %7s %7s %8s  %s\n", "id",
+         "cluster", "library", "version", "procs", "nodes", "ppn", "layout", "campaigns",
          "points", "reports", "table", "not default");
   for (const v1::ProfileSummary& p : response.profiles()) {
     const v1::Context& x = p.context();
-    printf("%4lld  %-12s %-10s %-10s %6d %5d %4d %9d %7d %7d %8s  %d\n",
+    printf("%4lld  %-12s %-10s %-10s %6d %5d %4d %-24s %9d %7d %7d %8s  %d\n",
            static_cast<long long>(p.id()), x.cluster().c_str(),
            x.library().c_str(), x.library_version().c_str(), x.comm_size(),
-           x.nodes(), x.ppn(), p.campaigns(), p.measurements(),
+           x.nodes(), x.ppn(), LayoutText(ContextFromProto(x)).c_str(), p.campaigns(),
+           p.measurements(),
            p.job_reports(),
            p.table_version() ? ("v" + std::to_string(p.table_version())).c_str()
                              : "-",
@@ -295,9 +302,10 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
   }
   const v1::Context& x = response.profile().context();
   printf("profile %lld: cluster '%s', %s %s, %d processes on %d nodes (%d per "
-         "node)\n",
+         "node; layout %s)\n",
          static_cast<long long>(id), x.cluster().c_str(), x.library().c_str(),
-         x.library_version().c_str(), x.comm_size(), x.nodes(), x.ppn());
+         x.library_version().c_str(), x.comm_size(), x.nodes(), x.ppn(),
+         LayoutText(ContextFromProto(x)).c_str());
   printf("%-22s %-44s %12s %8s %12s  %s\n", "collective", "algorithm", "bytes",
          "launches", "median_us", "regime");
   for (const v1::PointSummary& p : response.points()) {

@@ -156,6 +156,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1 << 24));
   table_cmd->add_option("--ppn", table.context.ppn, "Processes per node")
       ->check(CLI::Range(0, 1 << 24));
+  table_cmd->add_option("--placement", table.context.placement,
+                        "How ranks sit on the nodes: block, round_robin or scattered")
+      ->check(CLI::IsMember({"", "block", "round_robin", "scattered"}));
+  table_cmd->add_option("--node-sizes", table.context.node_sizes,
+                        "Processes per node where nodes differ, e.g. 3+1");
   table_cmd->add_flag("--json", json, "JSON output (same as --format=json)");
   table_cmd
       ->add_option("--format", format,

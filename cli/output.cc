@@ -38,7 +38,9 @@ json ContextJson(const v1::Context& c) {
           {"library_version", c.library_version()},
           {"comm_size", c.comm_size()},
           {"nodes", c.nodes()},
-          {"ppn", c.ppn()}};
+          {"ppn", c.ppn()},
+          {"placement", c.placement()},
+          {"node_sizes", c.node_sizes()}};
 }
 
 // Whether a campaign range was decided on synchronized timings only (a

@@ -20,10 +20,18 @@ struct JobContext {
   int32_t comm_size = 0;        // processes in the communicator
   int32_t nodes = 0;            // nodes the communicator spans
   int32_t ppn = 0;              // most of its processes on one node
+  // How ranks are placed on the nodes (common/layout.h): "block", "round_robin"
+  // or "scattered"; "" where it was not recorded.
+  std::string placement;
+  // Processes per node where nodes differ ("3+1", "4*3+2"); "" when every
+  // node holds ppn, or where it was not recorded.
+  std::string node_sizes;
 
   bool operator==(const JobContext& o) const {
-    return std::tie(cluster, library, library_version, comm_size, nodes, ppn) ==
-           std::tie(o.cluster, o.library, o.library_version, o.comm_size, o.nodes, o.ppn);
+    return std::tie(cluster, library, library_version, comm_size, nodes, ppn, placement,
+                    node_sizes) == std::tie(o.cluster, o.library, o.library_version,
+                                            o.comm_size, o.nodes, o.ppn, o.placement,
+                                            o.node_sizes);
   }
   bool operator!=(const JobContext& o) const { return !(*this == o); }
 };

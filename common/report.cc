@@ -40,8 +40,11 @@ std::string FormatReport(const Report& r) {
       << "library_version " << r.context.library_version << "\n"
       << "comm_size " << r.context.comm_size << "\n"
       << "nodes " << r.context.nodes << "\n"
-      << "ppn " << r.context.ppn << "\n"
-      << "table_version " << r.table_version << "\n"
+      << "ppn " << r.context.ppn << "\n";
+  // Written only when known, so that spool files stay readable both ways.
+  if (!r.context.placement.empty()) out << "placement " << r.context.placement << "\n";
+  if (!r.context.node_sizes.empty()) out << "node_sizes " << r.context.node_sizes << "\n";
+  out << "table_version " << r.table_version << "\n"
       << "final " << (r.final ? 1 : 0) << "\n"
       << "ranks " << r.ranks << "\n";
   for (const ReportTiming& t : r.timings) {
@@ -95,6 +98,9 @@ bool ParseReport(const std::string& text, Report* report, std::string* error) {
       if (!Printable(rest, 128)) return fail(key + " must be 1..128 printable characters");
       (key == "job" ? r.job_id : key == "run" ? r.run_id
                        : key == "library" ? r.context.library : r.context.library_version) = rest;
+    } else if (key == "placement" || key == "node_sizes") {
+      if (!Printable(rest, 64)) return fail(key + " must be 1..64 printable characters");
+      (key == "placement" ? r.context.placement : r.context.node_sizes) = rest;
     } else if (key == "comm_size" || key == "nodes" || key == "ppn" ||
                key == "ranks") {
       if (!ParseU64(rest, 1 << 24, &v) || v == 0) return fail(key + " must be in 1..2^24");

@@ -252,6 +252,8 @@ std::string EncodeContext(const JobContext& c) {
   PutInt(4, c.comm_size, &out);
   PutInt(5, c.nodes, &out);
   PutInt(6, c.ppn, &out);
+  PutString(7, c.placement, &out);
+  PutString(8, c.node_sizes, &out);
   return out;
 }
 

@@ -15,11 +15,18 @@ double LogDistance(int a, int b) {
   return std::fabs(std::log(static_cast<double>(a) / b));
 }
 
+// Placement and node sizes are known on both sides (an empty placement:
+// not recorded, by an older shim or benchmark).
+bool BothRecorded(const db::ProfileKey& a, const db::ProfileKey& b) {
+  return !a.placement.empty() && !b.placement.empty();
+}
+
 // Smaller is better.
 std::tuple<bool, double, double, std::string> Score(const db::Profile& p,
                                                     const db::ProfileKey& job) {
   const bool exact = (job.nodes == 0 || p.key.nodes == job.nodes) &&
-                     (job.ppn == 0 || p.key.ppn == job.ppn);
+                     (job.ppn == 0 || p.key.ppn == job.ppn) &&
+                     (!BothRecorded(p.key, job) || p.key.node_sizes == job.node_sizes);
   // Later timestamps sort first: negate by inverting characters.
   std::string newest_first = p.updated_at;
   for (char& ch : newest_first) ch = static_cast<char>(0x7f - ch);
@@ -55,12 +62,21 @@ absl::StatusOr<ProfileChoice> ChooseProfiles(
         "); name the library and its version");
   }
   std::map<int, const db::Profile*> best;  // comm size -> profile
-  std::set<int> other_nodes;  // node counts measured at the job's size only
+  // What was measured at the job's size that does not carry over to it.
+  std::set<std::string> elsewhere;
   for (const db::Profile* p : same_library) {
     if (p->key.comm_size > 2 * static_cast<int64_t>(job.comm_size)) continue;
     if (p->key.comm_size == job.comm_size && job.nodes > 0 && p->key.nodes > 0 &&
         p->key.nodes != job.nodes) {
-      other_nodes.insert(p->key.nodes);
+      elsewhere.insert(std::to_string(p->key.nodes) +
+                       (p->key.nodes == 1 ? " node" : " nodes"));
+      continue;
+    }
+    if (p->key.comm_size == job.comm_size && BothRecorded(p->key, job) &&
+        p->key.placement != job.placement) {
+      elsewhere.insert(std::to_string(p->key.nodes) +
+                       (p->key.nodes == 1 ? " node" : " nodes") + " with ranks placed " +
+                       p->key.placement);
       continue;
     }
     auto it = best.find(p->key.comm_size);
@@ -69,15 +85,15 @@ absl::StatusOr<ProfileChoice> ChooseProfiles(
     }
   }
   ProfileChoice choice;
-  if (!other_nodes.empty() && best.count(job.comm_size) == 0) {
+  if (!elsewhere.empty() && best.count(job.comm_size) == 0) {
     std::string measured;
-    for (int n : other_nodes) {
-      measured += (measured.empty() ? "" : " or ") + std::to_string(n) +
-                  (n == 1 ? " node" : " nodes");
+    for (const std::string& e : elsewhere) {
+      measured += (measured.empty() ? "" : " or ") + e;
     }
     choice.withheld = std::to_string(job.comm_size) + " processes were measured on " +
                       measured + ", not on this job's " + std::to_string(job.nodes) +
                       (job.nodes == 1 ? " node" : " nodes") +
+                      (job.placement.empty() ? "" : " with ranks placed " + job.placement) +
                       ": those rules do not carry over; the library's default runs";
   }
   std::vector<db::Profile>& out = choice.profiles;

@@ -10,9 +10,11 @@
 // the most recently updated.
 //
 // At the job's own size, where the job says how many nodes it spans, only a
-// profile measured on as many nodes carries over (docs/architecture.md,
-// "Node layouts"): the rules of one node (shared memory only) or of another
-// node count say nothing about this job's network. Without one, the job's
+// profile measured on as many nodes, and (where both recorded it) with ranks
+// placed the same way, carries over (docs/architecture.md, "Node layouts"):
+// the rules of one node (shared memory only) or of another node count say
+// nothing about this job's network, and a placement changes which ranks
+// share a node in every algorithm built on rank order. Without one, the job's
 // section is withheld: empty, with the reason, so that no other size's
 // section applies to the job's communicator either.
 #ifndef COLLTUNE_DAEMON_MATCHING_H_

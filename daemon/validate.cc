@@ -8,9 +8,11 @@
 #include "common/catalog.h"
 #include "common/counted.h"
 #include "common/histogram.h"
+#include "common/layout.h"
 #include "common/limits.h"
 #include "common/problems.h"
 #include "common/regime.h"
+#include "proto/context.h"
 
 namespace colltune::daemon {
 namespace {
@@ -66,6 +68,11 @@ absl::Status CheckContext(const v1::Context& c, bool complete) {
   if (c.nodes() > 0 && c.ppn() > 0 &&
       static_cast<int64_t>(c.nodes()) * c.ppn() < c.comm_size()) {
     return Invalid("context.nodes * context.ppn is less than comm_size");
+  }
+  const std::string layout = LayoutError(ContextFromProto(c));
+  if (!layout.empty()) return Invalid("context." + layout);
+  if (!c.node_sizes().empty() && (c.nodes() == 0 || c.ppn() == 0)) {
+    return Invalid("context.node_sizes needs nodes and ppn");
   }
   return absl::OkStatus();
 }

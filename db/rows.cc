@@ -41,6 +41,8 @@ Profile ProfileFromRow(const Statement& st) {
   p.key.ppn = static_cast<int>(st.Int(6));
   p.created_at = st.Text(7);
   p.updated_at = st.Text(8);
+  p.key.placement = st.Text(9);
+  p.key.node_sizes = st.Text(10);
   return p;
 }
 

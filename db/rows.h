@@ -31,7 +31,7 @@ absl::Status ReadNames(const Statement& st, int collective_column,
 // The columns ProfileFromRow reads, in its order.
 inline constexpr char kProfileColumns[] =
     "id, cluster, library, library_version, comm_size, nodes, ppn, "
-    "created_at, updated_at";
+    "created_at, updated_at, placement, node_sizes";
 Profile ProfileFromRow(const Statement& st);
 
 // The error a damaged file gives (colltuned will not serve it).

@@ -148,9 +148,20 @@ absl::Status Store::Migrate() {
   }
   for (const Migration& m : kMigrations) {
     if (m.version <= schema_version_) continue;
+    // A migration may rebuild a table others refer to (SQLite's procedure
+    // for what ALTER TABLE cannot do): foreign keys are off around its
+    // transaction, which the foreign key check must pass before it commits.
+    if (s = c_.db->Execute("PRAGMA foreign_keys = OFF"); !s.ok()) return s;
     s = InTransaction([&]() -> absl::Status {
       absl::Status e = c_.db->Execute(m.sql);
       if (!e.ok()) return e;
+      absl::StatusOr<std::optional<Statement>> broken =
+          c_.db->FirstRow("PRAGMA foreign_key_check");
+      if (!broken.ok()) return broken.status();
+      if (broken->has_value()) {
+        return absl::InternalError(absl::StrCat("leaves rows of table ", (*broken)->Text(0),
+                                                " referring to missing rows"));
+      }
       if (m.version == kLowerQuartileMigration) {
         if (e = BackfillLowerQuartiles(); !e.ok()) return e;
       }
@@ -161,10 +172,12 @@ absl::Status Store::Migrate() {
       if (!ins.ok()) return ins.status();
       return ins->Bind(1, int64_t{m.version}).Bind(2, m.name).Run();
     });
+    absl::Status on = c_.db->Execute("PRAGMA foreign_keys = ON");
     if (!s.ok()) {
       return absl::Status(s.code(), absl::StrCat("migration ", m.version, " (",
                                                  m.name, "): ", s.message()));
     }
+    if (!on.ok()) return on;
     schema_version_ = m.version;
   }
   return absl::OkStatus();
@@ -219,11 +232,14 @@ absl::StatusOr<int64_t> Store::UpsertProfile(const ProfileKey& k) {
   absl::StatusOr<std::optional<Statement>> row = c_.db->FirstRow(
       absl::StrCat(
           "INSERT INTO profiles (cluster, library, library_version, comm_size, "
-          "nodes, ppn, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ",
+          "nodes, ppn, placement, node_sizes, created_at, updated_at) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ",
           kNow, ", ", kNow,
           ") ON CONFLICT (cluster, library, library_version, comm_size, nodes, "
-          "ppn) DO UPDATE SET updated_at = excluded.updated_at RETURNING id"),
-      k.cluster, k.library, k.library_version, k.comm_size, k.nodes, k.ppn);
+          "ppn, placement, node_sizes) DO UPDATE SET updated_at = excluded.updated_at "
+          "RETURNING id"),
+      k.cluster, k.library, k.library_version, k.comm_size, k.nodes, k.ppn, k.placement,
+      k.node_sizes);
   if (!row.ok()) return row.status();
   if (!row->has_value()) return absl::InternalError("profile upsert returned no id");
   return (*row)->Int(0);
@@ -235,7 +251,7 @@ absl::StatusOr<std::vector<Profile>> Store::Profiles(std::string_view cluster,
       absl::StrCat("SELECT ", kProfileColumns,
                    " FROM profiles WHERE (?1 = '' OR cluster = ?1) AND "
                    "(?2 = '' OR library = ?2) ORDER BY cluster, library, "
-                   "library_version, comm_size, nodes, ppn"),
+                   "library_version, comm_size, nodes, ppn, placement, node_sizes"),
       cluster, library);
   if (!st.ok()) return st.status();
   std::vector<Profile> out;
@@ -266,8 +282,10 @@ absl::StatusOr<std::optional<Profile>> Store::FindProfile(const ProfileKey& k) {
   return OneProfile(c_.db->FirstRow(
       absl::StrCat("SELECT ", kProfileColumns,
                    " FROM profiles WHERE cluster = ? AND library = ? AND "
-                   "library_version = ? AND comm_size = ? AND nodes = ? AND ppn = ?"),
-      k.cluster, k.library, k.library_version, k.comm_size, k.nodes, k.ppn));
+                   "library_version = ? AND comm_size = ? AND nodes = ? AND ppn = ? "
+                   "AND placement = ? AND node_sizes = ?"),
+      k.cluster, k.library, k.library_version, k.comm_size, k.nodes, k.ppn, k.placement,
+      k.node_sizes));
 }
 
 }  // namespace colltune::db

@@ -10,6 +10,8 @@ v1::Context ContextToProto(const JobContext& c) {
   p.set_comm_size(c.comm_size);
   p.set_nodes(c.nodes);
   p.set_ppn(c.ppn);
+  p.set_placement(c.placement);
+  p.set_node_sizes(c.node_sizes);
   return p;
 }
 
@@ -21,6 +23,8 @@ JobContext ContextFromProto(const v1::Context& p) {
   c.comm_size = p.comm_size();
   c.nodes = p.nodes();
   c.ppn = p.ppn();
+  c.placement = p.placement();
+  c.node_sizes = p.node_sizes();
   return c;
 }
 

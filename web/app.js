@@ -16,6 +16,15 @@
     REGIMES, REGIME_TITLES,
   } = window.colltuneView;
 
+  // How a context's ranks sit on nodes (common/layout.h, LayoutText):
+  // "2 × 2", "3+1 on 2 nodes", with the placement unless by node blocks.
+  function layoutText(c) {
+    let text = c.node_sizes ? `${c.node_sizes} on ${c.nodes} nodes` : `${c.nodes} × ${c.ppn}`;
+    if (c.placement === 'round_robin') text += ', round robin';
+    if (c.placement === 'scattered') text += ', scattered';
+    return text;
+  }
+
   // ---- overview --------------------------------------------------------
 
   async function overview() {
@@ -34,7 +43,7 @@
         el('td', {}, el('a', { href: `#/context/${p.id}` }, c.cluster)),
         el('td', {}, `${c.library} ${c.library_version}`),
         el('td', { class: 'num' }, c.comm_size),
-        el('td', { class: 'num' }, `${c.nodes} × ${c.ppn}`),
+        el('td', { class: 'num' }, layoutText(c)),
         el('td', { class: 'num' }, p.campaigns),
         el('td', { class: 'num' }, p.job_reports),
         el('td', { class: 'num' }, p.rules_not_default,
@@ -57,7 +66,7 @@
       profiles.length === 0
         ? el('p', { class: 'muted' }, 'No profiles yet: run a campaign (colltune campaign) or a job under the shim.')
         : table([
-          'Cluster', 'MPI library', { label: 'Procs', num: true }, { label: 'Nodes × ppn', num: true },
+          'Cluster', 'MPI library', { label: 'Procs', num: true }, { label: 'Layout', num: true },
           { label: 'Campaigns', num: true }, { label: 'Jobs reported', num: true },
           { label: 'Decisions ≠ default', num: true }, { label: 'Violations', num: true },
           { label: 'Table', num: true }, 'Last update'], rows, { class: 'contexts' }));
@@ -84,7 +93,7 @@
     setNativeNames(new Set(catalog.filter((a) => a.native).map((a) => a.name)));
     const s = profile.profile;
     const c = s.context;
-    const title = `${c.cluster} · ${c.library} ${c.library_version} · ${c.comm_size} processes on ${c.nodes} × ${c.ppn}`;
+    const title = `${c.cluster} · ${c.library} ${c.library_version} · ${c.comm_size} processes on ${layoutText(c)}`;
     setCrumbs(el('a', { href: '#/' }, 'Contexts'), el('span', {}, c.cluster));
     document.title = `colltune: ${c.cluster}`;
     const rules = (profile.table && profile.table.rules) || [];

@@ -2,10 +2,11 @@
 
 #include <unistd.h>
 
-#include <algorithm>
+#include <unordered_map>
 #include <cstdint>
 #include <vector>
 
+#include "common/layout.h"
 #include "common/library_id.h"
 
 namespace colltune::shim {
@@ -36,17 +37,14 @@ int DetectContext(MPI_Comm comm, JobContext* context) {
   std::vector<uint64_t> hashes(rank == 0 ? context->comm_size : 0);
   rc = PMPI_Gather(&hash, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, 0, comm);
   if (rc != MPI_SUCCESS) return rc;
-  int nodes = 0, ppn = 0;
-  std::sort(hashes.begin(), hashes.end());
-  for (size_t i = 0; i < hashes.size();) {
-    size_t j = i;
-    while (j < hashes.size() && hashes[j] == hashes[i]) ++j;
-    ++nodes;
-    ppn = std::max(ppn, static_cast<int>(j - i));
-    i = j;
+  // Rank 0 numbers the nodes in order of their first rank.
+  std::vector<int> node_of(hashes.size());
+  std::unordered_map<uint64_t, int> node_of_host;
+  for (size_t r = 0; r < hashes.size(); ++r) {
+    node_of[r] = node_of_host.emplace(hashes[r], static_cast<int>(node_of_host.size()))
+                     .first->second;
   }
-  context->nodes = nodes;
-  context->ppn = ppn;
+  if (rank == 0) DescribeLayout(node_of, context);
   return MPI_SUCCESS;
 }
 

@@ -1,5 +1,5 @@
 // The job context rank 0 sends to the daemon: which MPI library, how many
-// processes, on how many nodes. The benchmark uses the same detection, so
+// processes, on how many nodes and how they sit there. The benchmark uses the same detection, so
 // profiles and table requests agree on what they describe.
 #ifndef COLLTUNE_SHIM_RUNTIME_CONTEXT_H_
 #define COLLTUNE_SHIM_RUNTIME_CONTEXT_H_
@@ -9,8 +9,8 @@
 
 namespace colltune::shim {
 
-// Collective over `comm`. Every rank gets library and comm_size; nodes and
-// ppn are valid at rank 0 of `comm` only. Returns an MPI error code.
+// Collective over `comm`. Every rank gets library and comm_size; the layout
+// (nodes, ppn, placement, node_sizes) is valid at rank 0 of `comm` only. Returns an MPI error code.
 int DetectContext(MPI_Comm comm, JobContext* context);
 
 }  // namespace colltune::shim

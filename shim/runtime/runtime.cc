@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/layout.h"
 #include "common/quirks.h"
 #include "common/table.h"
 #include "shim/runtime/agent.h"
@@ -303,12 +304,13 @@ void Runtime::Start(int thread_level) {
       std::string forced = ForcedList(table);
       LogInfo(1,
               "table from %s: %zu sections, %zu rules%s%s; scratch budget %llu "
-              "bytes; %s %s on %d processes, %d nodes; init %.1f ms",
+              "bytes; %s %s on %d processes, %d nodes (%s); init %.1f ms",
               source.c_str(), table.sections.size(), table.RuleCount(),
               forced.empty() ? "" : "; forced ", forced.c_str(),
               static_cast<unsigned long long>(header[1]),
               context.library.c_str(), context.library_version.c_str(),
-              context.comm_size, context.nodes, (PMPI_Wtime() - t0) * 1e3);
+              context.comm_size, context.nodes, LayoutText(context).c_str(),
+              (PMPI_Wtime() - t0) * 1e3);
       if (rt->observe_.enabled()) {
         LogInfo(1,
                 "online: timing 1 call in %u, exploring %s; reports of job '%s' "

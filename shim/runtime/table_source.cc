@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "common/layout.h"
 #include "common/library_id.h"
 
 #include "common/limits.h"
@@ -29,7 +30,8 @@ std::string CacheKey(const Config& config, const JobContext& context) {
   return config.server + "\n" + context.library + "\n" +
          context.library_version + "\n" + std::to_string(context.comm_size) +
          "\n" + std::to_string(context.nodes) + "\n" +
-         std::to_string(context.ppn);
+         std::to_string(context.ppn) + "\n" + context.placement + "\n" +
+         context.node_sizes;
 }
 
 bool FromFile(const std::string& path, Table* table) {
@@ -83,6 +85,8 @@ bool FromAgent(const Config& config, const JobContext& context, int timeout_ms,
       "--comm-size=" + std::to_string(context.comm_size),
       "--nodes=" + std::to_string(context.nodes),
       "--ppn=" + std::to_string(context.ppn),
+      "--placement=" + context.placement,
+      "--node-sizes=" + context.node_sizes,
   };
   AgentResult r = RunAgent(agent, args, timeout_ms, kMaxTableTextBytes,
                            VerboseLevel() >= 1);
@@ -220,6 +224,7 @@ bool ContextFromLauncher(JobContext* context, int* rank) {
     // wrong guess only costs the call made again once MPI knows.
     context->ppn = static_cast<int>(local);
     context->nodes = static_cast<int>((size + local - 1) / local);
+    context->placement = kPlacementBlock;
     return true;
   }
   return false;

@@ -15,7 +15,8 @@
 #   e. a Slurm cluster on the nodes (slurmctld here, a slurmd in each node):
 #      srun jobs of both libraries across them under the shim, a batch job
 #      on 2 nodes, and a `colltune campaign --launcher slurm --nodes 2` whose
-#      profile is 4 processes on 2 nodes, 2 per node;
+#      profile is 4 processes on 2 nodes, 2 per node, served to a job on 2
+#      nodes and withheld, with the reason, from a job on one;
 #   f. taking the cluster down removes every namespace, link, /etc/hosts line
 #      and file it made.
 #
@@ -110,7 +111,7 @@ done
 # d2. The hierarchical mock-ups in irregular layouts. The differential's
 # communicators add more: halves of the world that span one node or both,
 # and the world in reverse rank order.
-mapfile -t HIER < <(printf '%s\n' "${PAIRS[@]}" | grep -E '_by_(node|lanes)$')
+mapfile -t HIER < <(printf '%s\n' "${PAIRS[@]}" | grep -E '_as_(nodes|lanes)$')
 [ "${#HIER[@]}" -ge 8 ] || fail "colltune algorithms lists the hierarchical mock-ups" \
   "$(printf '%s\n' "${HIER[@]}")"
 for pair in "${HIER[@]}"; do
@@ -119,25 +120,28 @@ for pair in "${HIER[@]}"; do
   out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 --map-by node -x LD_PRELOAD="$SHIM" \
         -x COLLTUNE_FORCE="$coll=$alg" -x COLLTUNE_VERBOSE=1 \
         "$DIFF_OMPI" --collective "$coll" --cases "$CASES" --seed 5 2>&1)
-  expect_output "Open MPI 2 x 2 round robin: $alg" $? "$out" "$ran"
+  expect_output "Open MPI 2 x 2 round robin: $alg" $? "$out" "$ran" \
+    "on 4 processes, 2 nodes \(2 x 2, round robin\)"
   out=$(on_openmpi "${NAME}1:3,${NAME}2:1" -np 4 -x LD_PRELOAD="$SHIM" \
         -x COLLTUNE_FORCE="$coll=$alg" -x COLLTUNE_VERBOSE=1 \
         "$DIFF_OMPI" --collective "$coll" --cases "$CASES" --seed 6 2>&1)
   rc=$?
-  if [[ $alg == *_by_lanes ]]; then
+  if [[ $alg == *_as_lanes ]]; then
     expect_output "Open MPI 3 + 1: $alg where it can, the library's own elsewhere" $rc "$out" \
       "$ran" "cannot run a $coll call on 4 processes" "not eligible: .*\b$alg=[1-9]"
   else
-    expect_output "Open MPI 3 + 1: $alg" $rc "$out" "$ran"
+    expect_output "Open MPI 3 + 1: $alg" $rc "$out" "$ran" \
+      "on 4 processes, 2 nodes \(3\+1 on 2 nodes\)"
   fi
   out=$(on_mpich "${NAME}1:2,${NAME}2:2" -np 4 -genv LD_PRELOAD "$SHIM_MPICH" \
         -genv COLLTUNE_FORCE "$coll=$alg" -genv COLLTUNE_VERBOSE 1 \
         "$DIFF_MPICH" --collective "$coll" --cases "$CASES" --seed 4 2>&1)
-  expect_output "MPICH 2 x 2: $alg" $? "$out" "$ran"
+  expect_output "MPICH 2 x 2: $alg" $? "$out" "$ran" "on 4 processes, 2 nodes \(2 x 2\)"
   out=$(on_mpich "${NAME}1:3,${NAME}2:1" -np 4 -genv LD_PRELOAD "$SHIM_MPICH" \
         -genv COLLTUNE_FORCE "$coll=$alg" -genv COLLTUNE_VERBOSE 1 \
         "$DIFF_MPICH" --collective "$coll" --cases "$CASES" --seed 7 2>&1)
-  expect_output "MPICH 3 + 1: $alg" $? "$out" "$ran"
+  expect_output "MPICH 3 + 1: $alg" $? "$out" "$ran" \
+    "on 4 processes, 2 nodes \(3\+1 on 2 nodes\)"
 done
 
 # e. Slurm across the nodes. Its files, the daemon's socket and the job
@@ -174,10 +178,23 @@ if start_munge "$VDIR" >"$VDIR/start.out" 2>&1 && start_slurm_cluster "$VDIR" >>
     expect_output "colltune campaign --launcher slurm --nodes 2 runs across the nodes" $? \
       "$out" "campaign 'twonodes': 1 launches on 4 processes"
     out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles --json 2>&1)
-    check "its profile is 4 processes on 2 nodes, 2 per node" python3 -c '
+    check "its profile is 4 processes on 2 nodes, 2 per node, placed by node blocks" python3 -c '
 import json, sys
 c = json.loads(sys.argv[1])[0]["context"]
-sys.exit(0 if (c["comm_size"], c["nodes"], c["ppn"]) == (4, 2, 2) else 1)' "$out"
+sys.exit(0 if (c["comm_size"], c["nodes"], c["ppn"], c["placement"]) == (4, 2, 2, "block")
+         else 1)' "$out"
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" table --comm-size 4 --nodes 1 \
+          --ppn 4 2>&1)
+    expect_output "a job on one node gets none of the two nodes' rules, and is told why" $? \
+      "$out" "no rules for this layout: 4 processes were measured on 2 nodes, not on this job's 1 node"
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" table --comm-size 4 --nodes 2 \
+          --ppn 2 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ] && ! grep -q "no rules for this layout" <<<"$out"; then
+      pass "a job on 2 nodes x 2 is served the profile measured there"
+    else
+      fail "a job on 2 nodes x 2 is served the profile measured there" "rc=$rc"$'\n'"$out"
+    fi
   else
     fail "colltuned starts for the campaign" "$(cat "$T_TMP/daemon.log")"
   fi

@@ -3,9 +3,14 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common/catalog.h"
 #include "common/histogram.h"
+#include "common/layout.h"
 #include "common/library_id.h"
 #include "common/quirks.h"
 #include "common/regime.h"
@@ -97,6 +102,59 @@ TEST(Quirks, RowsNameKnownAlgorithmsAndFormsApplyByVersion) {
   EXPECT_LT(CompareVersions("4.0.2", "4.0.10"), 0);
   EXPECT_EQ(CompareVersions("4.1", "4.1.0"), 0);
   EXPECT_EQ(QuirkFormNames(kFormInPlace | kFormGappedType), "in place, a datatype with gaps");
+}
+
+JobContext LayoutOf(std::vector<int> node_of) {
+  JobContext c;
+  DescribeLayout(node_of, &c);
+  return c;
+}
+
+TEST(Layout, PlacementAndNodeSizesFromWhereEachRankIs) {
+  const JobContext block = LayoutOf({0, 0, 1, 1});
+  EXPECT_EQ(std::tie(block.comm_size, block.nodes, block.ppn), std::make_tuple(4, 2, 2));
+  EXPECT_EQ(block.placement, "block");
+  EXPECT_EQ(block.node_sizes, "");
+  EXPECT_EQ(LayoutText(block), "2 x 2");
+  const JobContext rr = LayoutOf({0, 1, 0, 1});
+  EXPECT_EQ(rr.placement, "round_robin");
+  EXPECT_EQ(LayoutText(rr), "2 x 2, round robin");
+  const JobContext uneven = LayoutOf({0, 0, 0, 1});
+  EXPECT_EQ(uneven.ppn, 3);
+  EXPECT_EQ(uneven.node_sizes, "3+1");
+  EXPECT_EQ(LayoutText(uneven), "3+1 on 2 nodes");
+  const JobContext scattered = LayoutOf({0, 1, 1, 0});
+  EXPECT_EQ(scattered.placement, "scattered");
+  const JobContext repeats = LayoutOf({0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3});
+  EXPECT_EQ(repeats.node_sizes, "4*3+2");
+  // One node, and one process per node, are both placed by blocks.
+  EXPECT_EQ(LayoutOf({0, 0, 0}).placement, "block");
+  EXPECT_EQ(LayoutOf({0, 1, 2}).placement, "block");
+  for (const JobContext& c : {block, rr, uneven, scattered, repeats}) {
+    EXPECT_EQ(LayoutError(c), "") << LayoutText(c);
+  }
+}
+
+TEST(Layout, InconsistentLayoutsAreNamed) {
+  JobContext c = LayoutOf({0, 0, 0, 1});
+  c.placement = "diagonal";
+  EXPECT_NE(LayoutError(c).find("placement must be"), std::string::npos);
+  c = LayoutOf({0, 0, 0, 1});
+  for (const auto& [sizes, message] : std::vector<std::pair<std::string, std::string>>{
+           {"3+2", "adds up to 5"},
+           {"1+3", "largest first"},
+           {"3", "names one size"},
+           {"3*1+1*1", ""},
+           {"3+1+", "not like"},
+           {"a+b", "not like"}}) {
+    c.node_sizes = sizes;
+    const std::string error = LayoutError(c);
+    if (message.empty()) {
+      EXPECT_EQ(error, "") << sizes;
+    } else {
+      EXPECT_NE(error.find(message), std::string::npos) << sizes << ": " << error;
+    }
+  }
 }
 
 TEST(LibraryId, KnownLibraries) {

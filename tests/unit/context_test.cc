@@ -21,6 +21,9 @@ JobContext EveryFieldSet() {
   c.comm_size = 64;
   c.nodes = 4;
   c.ppn = 16;
+  c.placement = "round_robin";
+  c.node_sizes = "16*3+8";
+  c.comm_size = 56;
   return c;
 }
 
@@ -28,7 +31,8 @@ TEST(JobContext, TheProtoHasExactlyItsFields) {
   const google::protobuf::Descriptor* d = v1::Context::descriptor();
   // One entry per JobContext member, in the proto's field order.
   const char* const kFields[] = {"cluster", "library", "library_version",
-                                 "comm_size", "nodes", "ppn"};
+                                 "comm_size", "nodes", "ppn", "placement",
+                                 "node_sizes"};
   ASSERT_EQ(d->field_count(), static_cast<int>(std::size(kFields)))
       << "colltune.v1.Context and JobContext must change together";
   for (int i = 0; i < d->field_count(); ++i) {
@@ -43,12 +47,20 @@ TEST(JobContext, SurvivesTheProtoBothWays) {
   EXPECT_EQ(p.cluster(), "cluster-a");
   EXPECT_EQ(p.library(), "Open MPI");
   EXPECT_EQ(p.library_version(), "4.1.4");
-  EXPECT_EQ(p.comm_size(), 64);
+  EXPECT_EQ(p.comm_size(), 56);
   EXPECT_EQ(p.nodes(), 4);
   EXPECT_EQ(p.ppn(), 16);
+  EXPECT_EQ(p.placement(), "round_robin");
+  EXPECT_EQ(p.node_sizes(), "16*3+8");
   EXPECT_EQ(ContextFromProto(p), c);
   JobContext other = c;
   other.ppn = 8;
+  EXPECT_NE(ContextFromProto(p), other);
+  other = c;
+  other.placement = "block";
+  EXPECT_NE(ContextFromProto(p), other);
+  other = c;
+  other.node_sizes = "";
   EXPECT_NE(ContextFromProto(p), other);
 }
 

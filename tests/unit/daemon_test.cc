@@ -547,6 +547,13 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
       {[](auto* r) { r->clear_context(); }, "context is required"},
       {[](auto* r) { r->mutable_context()->set_comm_size(-4); }, "comm_size"},
       {[](auto* r) { r->mutable_context()->set_nodes(5); }, "nodes"},
+      {[](auto* r) { r->mutable_context()->set_placement("diagonal"); },
+       "placement must be block, round_robin or scattered"},
+      // Upload() is 4 processes on 1 node.
+      {[](auto* r) { r->mutable_context()->set_node_sizes("3+1"); },
+       "node_sizes '3+1' has 2 nodes, not 1"},
+      {[](auto* r) { r->mutable_context()->set_node_sizes("2+2"); },
+       "must list sizes largest first"},
       {[](auto* r) { r->mutable_context()->set_ppn(0); }, "ppn"},
       {[](auto* r) { r->mutable_context()->set_library(""); }, "library is required"},
       {[](auto* r) { r->mutable_context()->set_cluster("a\nb"); }, "printable"},

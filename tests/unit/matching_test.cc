@@ -79,6 +79,46 @@ TEST(MatchingTest, ExactLayoutWinsAndUnknownLayoutsMatchAsBefore) {
   EXPECT_TRUE(any->withheld.empty());
 }
 
+db::Profile Placed(db::Profile p, std::string placement, std::string node_sizes = "") {
+  p.key.placement = std::move(placement);
+  p.key.node_sizes = std::move(node_sizes);
+  return p;
+}
+
+TEST(MatchingTest, APlacementDoesNotCarryOverToAnother) {
+  const std::vector<db::Profile> all = {Placed(MakeProfile(1, 4, 2, 2), "block")};
+  db::ProfileKey job = Job(4, 2, 2);
+  job.placement = "round_robin";
+  absl::StatusOr<ProfileChoice> c = ChooseProfiles(all, job, 64);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->profiles.empty());
+  EXPECT_NE(c->withheld.find("measured on 2 nodes with ranks placed block, not on this "
+                             "job's 2 nodes with ranks placed round_robin"),
+            std::string::npos)
+      << c->withheld;
+  // A profile stored before placements were recorded still serves.
+  const std::vector<db::Profile> old = {MakeProfile(2, 4, 2, 2)};
+  absl::StatusOr<ProfileChoice> o = ChooseProfiles(old, job, 64);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(Ids(*o), std::vector<int64_t>({2}));
+}
+
+TEST(MatchingTest, TheSameNodeSizesWinAmongLayoutsOfTheSameNodes) {
+  const std::vector<db::Profile> all = {
+      Placed(MakeProfile(1, 4, 2, 3, "2026-11-27T02:00:00Z"), "block", "3+1"),
+      Placed(MakeProfile(2, 4, 2, 2, "2026-11-27T01:00:00Z"), "block")};
+  db::ProfileKey job = Job(4, 2, 2);
+  job.placement = "block";
+  absl::StatusOr<ProfileChoice> regular = ChooseProfiles(all, job, 64);
+  ASSERT_TRUE(regular.ok());
+  EXPECT_EQ(Ids(*regular), std::vector<int64_t>({2}));
+  job.ppn = 3;
+  job.node_sizes = "3+1";
+  absl::StatusOr<ProfileChoice> uneven = ChooseProfiles(all, job, 64);
+  ASSERT_TRUE(uneven.ok());
+  EXPECT_EQ(Ids(*uneven), std::vector<int64_t>({1}));
+}
+
 TEST(MatchingTest, AWithheldSectionTakesOneOfTheTablesPlaces) {
   std::vector<db::Profile> all = {MakeProfile(100, 8, 1, 8)};
   for (int size = 1; size <= 7; ++size) all.push_back(MakeProfile(size, size, 1, size));

@@ -533,6 +533,50 @@ TEST(Store, RegimesArePartOfAPointAndItsWithinLaunchTest) {
 // synchronized one of a launch that declared sync alone, every stored rule
 // has no regime evidence, and the same points can then be stored again in
 // other regimes.
+// Migration 14 rebuilds profiles, which campaigns, tables and job reports
+// refer to: the rewind puts the table back as it was before it.
+constexpr char kBeforeLayouts[] =
+    "PRAGMA foreign_keys = OFF; "
+    "CREATE TABLE p13 (id INTEGER PRIMARY KEY, cluster TEXT NOT NULL, library TEXT NOT "
+    "NULL, library_version TEXT NOT NULL, comm_size INTEGER NOT NULL, nodes INTEGER NOT "
+    "NULL, ppn INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, "
+    "UNIQUE (cluster, library, library_version, comm_size, nodes, ppn)); "
+    "INSERT INTO p13 SELECT id, cluster, library, library_version, comm_size, nodes, "
+    "ppn, created_at, updated_at FROM profiles; "
+    "DROP TABLE profiles; ALTER TABLE p13 RENAME TO profiles; "
+    "DELETE FROM schema_migrations WHERE version >= 14; ";
+
+TEST(Store, MigrationFourteenKeepsProfilesAndWhatReferToThem) {
+  const std::string path = TempPath("pre14.db");
+  MeasurementInput def{Collective::kReduce, Algorithm::kDefault, 64, {3, 4, 5}};
+  const auto ids = StoreThenRewind(path, {{0, def}, {1, def}}, kBeforeLayouts);
+  ASSERT_GT(ids.first, 0);
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  Store& s = **store;
+  EXPECT_EQ(s.schema_version(), Store::LatestSchemaVersion());
+  auto old = s.GetProfile(ids.first);
+  ASSERT_TRUE(old.ok() && old->has_value());
+  EXPECT_EQ((*old)->key, Key(4)) << "placement and node sizes not recorded";
+  EXPECT_EQ(s.Counts(ids.first)->measurements, 2);
+  // The same job shape with its placement recorded is a profile of its own;
+  // the unrecorded one is found again by its old key.
+  ProfileKey placed = Key(4);
+  placed.placement = "block";
+  int64_t again = 0, other = 0;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 again = *s.UpsertProfile(Key(4));
+                 other = *s.UpsertProfile(placed);
+                 return absl::OkStatus();
+               }).ok());
+  EXPECT_EQ(again, ids.first);
+  EXPECT_NE(other, ids.first);
+  auto found = s.FindProfile(placed);
+  ASSERT_TRUE(found.ok() && found->has_value());
+  EXPECT_EQ((*found)->id, other);
+  EXPECT_EQ((*found)->key.placement, "block");
+}
+
 TEST(Store, MigrationThirteenKeepsEveryStoredPointAsSynchronized) {
   const std::string path = TempPath("pre13.db");
   MeasurementInput def{Collective::kReduce, Algorithm::kDefault, 64, {3, 4, 5}};

@@ -78,7 +78,7 @@ int Run(const AllreduceCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<AllreduceCall> kAllreduceByLanes = {Algorithm::kAllreduceByLanes,
+const AlgorithmImpl<AllreduceCall> kAllreduceAsLanes = {Algorithm::kAllreduceAsLanes,
                                                         Need, Run};
 
 }  // namespace colltune::shim

@@ -55,7 +55,7 @@ int Run(const AllreduceCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<AllreduceCall> kAllreduceByNode = {Algorithm::kAllreduceByNode,
+const AlgorithmImpl<AllreduceCall> kAllreduceAsNodes = {Algorithm::kAllreduceAsNodes,
                                                        Need, Run};
 
 }  // namespace colltune::shim

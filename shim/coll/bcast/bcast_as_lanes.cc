@@ -77,6 +77,6 @@ int Run(const BcastCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<BcastCall> kBcastByLanes = {Algorithm::kBcastByLanes, Need, Run};
+const AlgorithmImpl<BcastCall> kBcastAsLanes = {Algorithm::kBcastAsLanes, Need, Run};
 
 }  // namespace colltune::shim

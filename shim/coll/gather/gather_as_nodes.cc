@@ -102,6 +102,6 @@ int Run(const GatherCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<GatherCall> kGatherByNode = {Algorithm::kGatherByNode, Need, Run};
+const AlgorithmImpl<GatherCall> kGatherAsNodes = {Algorithm::kGatherAsNodes, Need, Run};
 
 }  // namespace colltune::shim

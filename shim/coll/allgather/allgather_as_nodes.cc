@@ -83,7 +83,7 @@ int Run(const AllgatherCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<AllgatherCall> kAllgatherByNode = {Algorithm::kAllgatherByNode,
+const AlgorithmImpl<AllgatherCall> kAllgatherAsNodes = {Algorithm::kAllgatherAsNodes,
                                                        Need, Run};
 
 }  // namespace colltune::shim

@@ -29,7 +29,7 @@ int Run(const BarrierCall&, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<BarrierCall> kBarrierByNode = {Algorithm::kBarrierByNode, Need,
+const AlgorithmImpl<BarrierCall> kBarrierAsNodes = {Algorithm::kBarrierAsNodes, Need,
                                                    Run};
 
 }  // namespace colltune::shim

@@ -44,6 +44,6 @@ int Run(const BcastCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<BcastCall> kBcastByNode = {Algorithm::kBcastByNode, Need, Run};
+const AlgorithmImpl<BcastCall> kBcastAsNodes = {Algorithm::kBcastAsNodes, Need, Run};
 
 }  // namespace colltune::shim

@@ -73,6 +73,6 @@ int Run(const ReduceCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<ReduceCall> kReduceByNode = {Algorithm::kReduceByNode, Need, Run};
+const AlgorithmImpl<ReduceCall> kReduceAsNodes = {Algorithm::kReduceAsNodes, Need, Run};
 
 }  // namespace colltune::shim
