@@ -78,6 +78,11 @@ struct LaunchArgs {
   std::string log_dir;     // each launch's stdout goes to a file here
   std::vector<std::string> bench_args;  // after `--`
   bool keep_going = false;
+  bool mpich = false;  // --mpi mpich: Hydra's options place the processes
+  // --layouts (cli/layouts.h): one campaign or evaluation per layout, on the
+  // nodes --hosts names (mpirun) or that Slurm picks. Empty: --np as given.
+  std::vector<std::string> layouts;
+  std::vector<std::string> hosts;
 };
 int RunCampaign(const Connection& c, const LaunchArgs& args);
 int RunEvaluate(const Connection& c, const LaunchArgs& args);

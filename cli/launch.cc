@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -24,12 +25,14 @@
 #include <string>
 #include <vector>
 
-#include "common/evaluation.h"
+#include "absl/strings/str_join.h"
 #include "cli/commands.h"
 #include "cli/launcher.h"
+#include "cli/layouts.h"
 #include "cli/output.h"
 #include "cli/rpc.h"
 #include "client/client.h"
+#include "common/evaluation.h"
 
 namespace colltune::cli {
 namespace {
@@ -126,8 +129,47 @@ double Since(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
-int RunCampaign(const Connection& c, const LaunchArgs& a) {
-  if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
+// Runs `run` once per layout of a.layouts (each with its np and its
+// placement), or once as given.
+static int ForEachLayout(const LaunchArgs& a, const std::function<int(const LaunchArgs&)>& run) {
+  if (a.layouts.empty()) return run(a);
+  absl::StatusOr<std::vector<LayoutSpec>> layouts = ParseLayouts(a.layouts);
+  if (!layouts.ok()) return Fail(layouts.status());
+  int rc = 0;
+  for (const LayoutSpec& layout : *layouts) {
+    LaunchArgs one = a;
+    one.layouts.clear();
+    one.np = layout.np();
+    if (a.launcher == "mpirun") {
+      if (a.hosts.empty()) {
+        return Fail(absl::InvalidArgumentError(
+            "--layouts with --launcher mpirun needs --hosts (the nodes to place them on)"));
+      }
+      absl::StatusOr<std::vector<std::string>> place =
+          MpirunPlacement(layout, a.hosts, a.mpich);
+      if (!place.ok()) return Fail(place.status());
+      one.mpirun += " " + absl::StrJoin(*place, " ");
+    } else {
+      if (!layout.regular()) {
+        return Fail(absl::InvalidArgumentError(
+            "--layouts " + layout.text +
+            ": Slurm places the same number of tasks on every node; nodes of "
+            "different sizes need --launcher mpirun with --hosts"));
+      }
+      one.slurm.nodes = static_cast<int>(layout.sizes.size());
+      one.slurm.sbatch_args.push_back("--ntasks-per-node=" +
+                                      std::to_string(layout.sizes.front()));
+      if (layout.round_robin) one.slurm.srun_args.push_back("--distribution=cyclic");
+    }
+    fprintf(stderr, "colltune: layout %s: %d processes on %zu nodes\n", layout.text.c_str(),
+            one.np, layout.sizes.size());
+    rc = std::max(rc, run(one));
+    if (rc != 0 && !a.keep_going) break;
+  }
+  return rc;
+}
+
+static int RunCampaignOnce(const Connection& c, const LaunchArgs& a) {
   std::string name = a.name;
   if (name.empty()) {
     char stamp[32];
@@ -186,8 +228,7 @@ int RunCampaign(const Connection& c, const LaunchArgs& a) {
   return 0;
 }
 
-int RunEvaluate(const Connection& c, const LaunchArgs& a) {
-  if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
+static int RunEvaluateOnce(const Connection& c, const LaunchArgs& a) {
   absl::StatusOr<std::unique_ptr<Launcher>> launcher = MakeLauncher(a);
   if (!launcher.ok()) return Fail(launcher.status());
   WarnIfOversubscribedUnbound(a);
@@ -305,6 +346,29 @@ int RunEvaluate(const Connection& c, const LaunchArgs& a) {
   }
   std::filesystem::remove_all(dir);
   return rc == 0 ? 0 : 1;
+}
+
+// Bad layouts are named before anything else is tried.
+absl::Status CheckLayouts(const LaunchArgs& a) {
+  absl::StatusOr<std::vector<LayoutSpec>> layouts = ParseLayouts(a.layouts);
+  if (!layouts.ok()) return layouts.status();
+  if (!a.layouts.empty() && a.launcher == "mpirun" && a.hosts.empty()) {
+    return absl::InvalidArgumentError(
+        "--layouts with --launcher mpirun needs --hosts (the nodes to place them on)");
+  }
+  return absl::OkStatus();
+}
+
+int RunCampaign(const Connection& c, const LaunchArgs& a) {
+  if (absl::Status s = CheckLayouts(a); !s.ok()) return Fail(s);
+  if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
+  return ForEachLayout(a, [&](const LaunchArgs& one) { return RunCampaignOnce(c, one); });
+}
+
+int RunEvaluate(const Connection& c, const LaunchArgs& a) {
+  if (absl::Status s = CheckLayouts(a); !s.ok()) return Fail(s);
+  if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
+  return ForEachLayout(a, [&](const LaunchArgs& one) { return RunEvaluateOnce(c, one); });
 }
 
 }  // namespace colltune::cli

@@ -23,9 +23,18 @@ using colltune::cli::LaunchArgs;
 // Options shared by `campaign` and `evaluate`.
 void AddLaunchOptions(CLI::App* cmd, LaunchArgs* a, std::string* mpi,
                       std::string* sbatch_args) {
-  cmd->add_option("--np", a->np, "Processes per launch")
-      ->required()
-      ->check(CLI::Range(1, 1 << 24));
+  CLI::Option* np = cmd->add_option("--np", a->np, "Processes per launch")
+                        ->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--layouts", a->layouts,
+                  "Node layouts instead of --np, one run each: NODESxPROCESSES or "
+                  "per-node sizes, :round_robin to place ranks round robin, e.g. "
+                  "2x2,4x1,3+1,2x2:round_robin")
+      ->delimiter(',')
+      ->excludes(np);
+  cmd->add_option("--hosts", a->hosts,
+                  "--layouts with --launcher mpirun: the nodes to place them on, "
+                  "e.g. n1,n2,n3,n4")
+      ->delimiter(',');
   cmd->add_option("--mpi", *mpi,
                   "MPI library: openmpi (colltune-bench, mpirun.openmpi) or "
                   "mpich (colltune-bench-mpich, mpirun.mpich)")
@@ -84,6 +93,7 @@ bool OnPath(const std::string& name) {
 void ApplyMpi(const std::string& mpi, bool mpirun_given, bool srun_mpi_given,
               LaunchArgs* a) {
   const bool mpich = mpi == "mpich";
+  a->mpich = mpich;
   // Debian's Open MPI speaks PMIx only; MPICH under srun --mpi=pmix runs
   // every process as a singleton.
   if (!srun_mpi_given) a->slurm.srun_mpi = mpich ? "pmi2" : "pmix";
@@ -358,6 +368,10 @@ int main(int argc, char** argv) {
     launch.slurm.sbatch_args = colltune::cli::Words(sbatch_args);
     ApplyMpi(mpi, !cmd->get_option("--mpirun")->empty(),
              !cmd->get_option("--srun-mpi")->empty(), &launch);
+    if (launch.np == 0 && launch.layouts.empty()) {
+      std::cerr << "colltune: " << cmd->get_name() << " needs --np or --layouts\n";
+      return kUsageError;
+    }
     return *campaign ? colltune::cli::RunCampaign(conn, launch)
                      : colltune::cli::RunEvaluate(conn, launch);
   }

@@ -138,6 +138,7 @@ class SlurmLauncher : public Launcher {
     std::vector<std::string> argv = {"srun", "--mpi=" + o_.srun_mpi,
                                      "--ntasks=" + std::to_string(job.np),
                                      "--kill-on-bad-exit=1"};
+    argv.insert(argv.end(), o_.srun_args.begin(), o_.srun_args.end());
     argv.insert(argv.end(), job.program.begin(), job.program.end());
     return argv;
   }

@@ -20,6 +20,7 @@ struct SlurmOptions {
   std::string time_limit;        // sbatch --time, e.g. 30:00; empty: the partition's
   std::string account;           // sbatch --account
   std::vector<std::string> sbatch_args;  // more sbatch options, passed as given
+  std::vector<std::string> srun_args;    // more srun options (--distribution=cyclic)
   // srun's --mpi: pmix for Open MPI (Debian builds it with PMIx only), pmi2
   // for MPICH (under pmix MPICH runs every process as a singleton).
   std::string srun_mpi = "pmix";

@@ -188,7 +188,18 @@ fi
 expect_fail "a failing launch stops the campaign with the resume hint" \
   "incomplete .* --name broken to resume" \
   "${CT[@]}" campaign "${DRIVE[@]}" --name broken -- --collectives allreduse
-expect_fail "campaign needs --np" "np is required" "${CT[@]}" campaign
+expect_fail "campaign needs --np or --layouts" "campaign needs --np or --layouts" \
+  "${CT[@]}" campaign
+expect_fail "--np and --layouts exclude each other" "excludes" \
+  "${CT[@]}" campaign --np 4 --layouts 2x2
+for bad in 2y2 0x4 3+0 2x2:diagonal 3+1:round_robin x2; do
+  expect_fail "a bad layout is named before anything runs: $bad" "--layouts: '${bad//+/\\+}'" \
+    "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" campaign --layouts "$bad" --hosts a,b
+done
+expect_fail "layouts through mpirun need the hosts" "needs --hosts" \
+  "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" evaluate --layouts 2x2
+expect_fail "a layout needs as many hosts as nodes" "needs 4 hosts; --hosts names 2" \
+  "${CT[@]}" campaign --layouts 4x1 --hosts a,b --bench "$BENCH" --launches 1
 expect_fail "campaign refuses zero launches" "launches" "${CT[@]}" campaign --np 2 --launches 0
 
 # 4. colltune evaluate on the small campaign's profile.

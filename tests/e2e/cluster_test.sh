@@ -16,7 +16,8 @@
 #      srun jobs of both libraries across them under the shim, a batch job
 #      on 2 nodes, and a `colltune campaign --launcher slurm --nodes 2` whose
 #      profile is 4 processes on 2 nodes, 2 per node, served to a job on 2
-#      nodes and withheld, with the reason, from a job on one;
+#      nodes and withheld, with the reason, from a job on one; a campaign
+#      per layout (--layouts 2x2:round_robin,3+1) keeps a profile for each;
 #   f. taking the cluster down removes every namespace, link, /etc/hosts line
 #      and file it made.
 #
@@ -183,6 +184,34 @@ import json, sys
 c = json.loads(sys.argv[1])[0]["context"]
 sys.exit(0 if (c["comm_size"], c["nodes"], c["ppn"], c["placement"]) == (4, 2, 2, "block")
          else 1)' "$out"
+    # One campaign per layout, placed by mpirun on the nodes named.
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --layouts \
+          2x2:round_robin,3+1 --hosts "${NAME}1,${NAME}2" --bench "$BENCH" --launches 1 \
+          --name layouts --mpirun "mpirun.openmpi --mca plm_rsh_agent $CLUSTER_AGENT
+            --mca btl_tcp_if_include $CLUSTER_SUBNET --mca oob_tcp_if_include $CLUSTER_SUBNET
+            --mca mpi_yield_when_idle 1" \
+          -- --collectives allreduce --sizes 8 --nrep 5 --quiet 2>&1 </dev/null)
+    expect_output "colltune campaign --layouts: one campaign per layout" $? "$out" \
+      "layout 2x2:round_robin: 4 processes on 2 nodes" "layout 3\+1: 4 processes on 2 nodes"
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles --json 2>&1)
+    check "each layout has a profile of its own: 2 x 2 by blocks, round robin, 3+1" \
+      python3 -c '
+import json, sys
+got = sorted((c["nodes"], c["ppn"], c["placement"], c["node_sizes"])
+             for c in (p["context"] for p in json.loads(sys.argv[1])))
+sys.exit(0 if got == [(2, 2, "block", ""), (2, 2, "round_robin", ""),
+                      (2, 3, "block", "3+1")] else 1)' "$out"
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles 2>&1)
+    expect_output "colltune profiles shows each layout" $? "$out" "2 x 2, round robin" \
+      "3\+1 on 2 nodes"
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --layouts 3+1 \
+          --launcher slurm --bench "$BENCH" 2>&1 </dev/null)
+    rc=$?
+    if [ $rc -ne 0 ] && grep -q "nodes of different sizes need --launcher mpirun" <<<"$out"; then
+      pass "Slurm refuses an uneven layout and says why"
+    else
+      fail "Slurm refuses an uneven layout and says why" "rc=$rc"$'\n'"$out"
+    fi
     out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" table --comm-size 4 --nodes 1 \
           --ppn 4 2>&1)
     expect_output "a job on one node gets none of the two nodes' rules, and is told why" $? \

@@ -70,6 +70,14 @@ const Shape kShapes[] = {
     {"scatter_as_bcast", 0.9, 2.0, 0, 3},
     {"scatter_as_scatterv", 1.03, 1.03, 0, 0},
     {"scatter_as_tuw_tree", 0.75, 1.2, 11, 15},
+    // On one node the hierarchical mock-ups only add their steps.
+    {"allreduce_as_nodes", 1.15, 1.15, 0, 0},
+    {"allreduce_as_lanes", 1.2, 1.2, 0, 0},
+    {"bcast_as_nodes", 1.1, 1.1, 0, 0},
+    {"bcast_as_lanes", 1.25, 1.25, 0, 0},
+    {"reduce_as_nodes", 1.15, 1.15, 0, 0},
+    {"allgather_as_nodes", 1.3, 1.3, 0, 0},
+    {"gather_as_nodes", 1.2, 1.2, 0, 0},
     {"gatherv_as_tuw_tree", 0.7, 1.2, 0, 8},
     {"gatherv_as_allreduce_gather", 1.5, 1.5, 0, 0},
     // The library's own algorithms, for the libraries that have them (a
