@@ -37,7 +37,7 @@ else
   fail "colltune-bench measures and uploads a campaign" "$out"
 fi
 out=$("$COLLTUNE_CLI" --server "$SERVER" profiles 2>&1)
-if grep -Eq "realbench +Open MPI +[0-9.]+ +4 +1 +4 +1 +$points " <<<"$out"; then
+if grep -Eq "realbench +Open MPI +[0-9.]+ +4 +1 +4 +1 x 4 +1 +$points " <<<"$out"; then
   pass "the campaign is a stored profile"
 else
   fail "the campaign is a stored profile" "$out"
