@@ -9,6 +9,13 @@ void NodeByteBlocks(const NodeLayout& nodes, int64_t n, int* counts, int* displs
   }
 }
 
+int GatherNode(const NodeLayout& nodes, const void* mine, int64_t n, char* node_part) {
+  if (mine == nullptr && nodes.node_size() == 1) return MPI_SUCCESS;
+  const int b = static_cast<int>(n);
+  return PMPI_Gather(mine == nullptr ? MPI_IN_PLACE : mine, b, MPI_BYTE, node_part, b,
+                     MPI_BYTE, 0, nodes.node());
+}
+
 int UnpackNodeOrder(const NodeLayout& nodes, const char* bytes, int64_t n, int p,
                     void* buf, int count, MPI_Datatype type, const Layout& layout) {
   if (nodes.blocked()) {

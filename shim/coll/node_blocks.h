@@ -15,6 +15,11 @@ namespace colltune::shim {
 // Needs FitsIntBlocks(n, size).
 void NodeByteBlocks(const NodeLayout& nodes, int64_t n, int* counts, int* displs);
 
+// The node's blocks of n bytes to its leader, in node order at `node_part`
+// (significant at the leader only). `mine` is this process's block, or null
+// at a leader whose block already sits first at `node_part`.
+int GatherNode(const NodeLayout& nodes, const void* mine, int64_t n, char* node_part);
+
 // Unpacks p blocks of n bytes in node order from `bytes` into rank order:
 // rank i's block to `count` elements of `type` at element i * count of `buf`.
 int UnpackNodeOrder(const NodeLayout& nodes, const char* bytes, int64_t n, int p,

@@ -60,11 +60,8 @@ int Run(const AllgatherCall& c, const CollEnv& env) {
   // A direct in-place leader's block is its node's first (a leader's rank
   // is its node's first), where the gather would put it.
   const bool leader_in_place = own_in_place && nodes.leader();
-  if (nodes.node_size() > 1 || !leader_in_place) {
-    rc = PMPI_Gather(leader_in_place ? MPI_IN_PLACE : mine, b, MPI_BYTE, node_part, b,
-                     MPI_BYTE, 0, nodes.node());
-    if (rc != MPI_SUCCESS) return rc;
-  }
+  rc = GatherNode(nodes, leader_in_place ? nullptr : mine, n, node_part);
+  if (rc != MPI_SUCCESS) return rc;
   if (nodes.leader() && nodes.nodes() > 1) {
     int* counts = TakeInts(carve, nodes.nodes());
     int* displs = TakeInts(carve, nodes.nodes());

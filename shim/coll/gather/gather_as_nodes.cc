@@ -73,11 +73,8 @@ int Run(const GatherCall& c, const CollEnv& env) {
   // Within the node: the leader receives its node's blocks, at their place
   // among all blocks on the root's node.
   char* node_part = collects ? all + nodes.Before(nodes.my_node()) * n : all;
-  if (nodes.node_size() > 1 || !own_in_place) {
-    rc = PMPI_Gather(own_in_place ? MPI_IN_PLACE : mine, b, MPI_BYTE, node_part, b,
-                     MPI_BYTE, 0, nodes.node());
-    if (rc != MPI_SUCCESS) return rc;
-  }
+  rc = GatherNode(nodes, own_in_place ? nullptr : mine, n, node_part);
+  if (rc != MPI_SUCCESS) return rc;
   if (nodes.leader() && nodes.nodes() > 1) {
     int* counts = TakeInts(carve, nodes.nodes());
     int* displs = TakeInts(carve, nodes.nodes());
