@@ -33,6 +33,11 @@ struct AlgorithmImpl {
   // rank, so a failed scratch allocation is returned as MPI_ERR_NO_MEM rather
   // than answered with a fallback on this rank alone.
   int (*run)(const Call& call, const CollEnv& env);
+  // What runs where `need` says no: the next candidate of the same family
+  // (a multi-lane mock-up on an irregular layout runs node by node), or
+  // default. Its own `need` decides in turn, so the chain stays
+  // rank-consistent.
+  Algorithm then = Algorithm::kDefault;
 };
 
 // The mock-ups' implementations by id (shim/coll/registry.cc, from
@@ -66,7 +71,8 @@ inline bool RootInRange(int root, const CollEnv& env) {
 enum class Outcome {
   kDefault,     // the library's own implementation ran, as chosen
   kRan,         // the chosen algorithm ran
-  kIneligible,  // the chosen algorithm cannot run this call; default ran
+  kIneligible,  // the chosen algorithm cannot run this call; its `then`
+                // chain's first eligible algorithm, or default, ran
 };
 
 // A call that moves no data (its message-size key is 0 bytes, the same on
@@ -165,24 +171,35 @@ bool Eligible(Algorithm id, const Call& call, const CollEnv& env) {
   return need && *need <= env.mem_budget;
 }
 
-// Runs `call` with algorithm `id`, or with the library's implementation if
-// `id` is default or cannot run this call. Returns the MPI error code.
+// Runs `call` with algorithm `id`, or, if `id` cannot run this call, with the
+// first eligible algorithm of its `then` chain, else the library's
+// implementation. *ran (if given) says which ran. Returns the MPI error code.
 template <class Call>
-int Execute(Algorithm id, const Call& call, const CollEnv& env,
-            Outcome* outcome) {
+int Execute(Algorithm id, const Call& call, const CollEnv& env, Outcome* outcome,
+            Algorithm* ran = nullptr) {
+  if (ran != nullptr) *ran = Algorithm::kDefault;
   if (id != Algorithm::kDefault && !MovesNothing(call, env)) {
     if (IsNative(id)) {
       if (NativeEligible(id, call, env)) {
         bool forced = false;
         const int rc = RunNative(id, call, env, &forced);
         *outcome = forced ? Outcome::kRan : Outcome::kIneligible;
+        if (forced && ran != nullptr) *ran = id;
         return rc;
       }
-    } else if (const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(id)) {
-      std::optional<uint64_t> need = impl->need(call, env);
-      if (need && *need <= env.mem_budget) {
-        *outcome = Outcome::kRan;
-        return impl->run(call, env);
+    } else {
+      // A chain is at most a few links long; the bound only guards a cycle.
+      Algorithm next = id;
+      for (int link = 0; link < 4 && next != Algorithm::kDefault; ++link) {
+        const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(next);
+        if (impl == nullptr) break;
+        std::optional<uint64_t> need = impl->need(call, env);
+        if (need && *need <= env.mem_budget) {
+          *outcome = next == id ? Outcome::kRan : Outcome::kIneligible;
+          if (ran != nullptr) *ran = next;
+          return impl->run(call, env);
+        }
+        next = impl->then;
       }
     }
     *outcome = Outcome::kIneligible;

@@ -51,11 +51,11 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
     }
   }
   Outcome outcome = Outcome::kDefault;
+  Algorithm ran = Algorithm::kDefault;
   const uint64_t t0 = clock::Now();
-  const int rc = Execute(run, call, s->env, &outcome);
+  const int rc = Execute(run, call, s->env, &outcome, &ran);
   const uint64_t t1 = clock::Now();
-  if (run != Algorithm::kDefault) rt->Record(*s, c, run, outcome);
-  const Algorithm ran = outcome == Outcome::kIneligible ? Algorithm::kDefault : run;
+  if (run != Algorithm::kDefault) rt->Record(*s, c, run, outcome, ran);
   if (plan.time) {
     s->observer->Record(c, ran, bucket, clock::ElapsedNs(t0, t1), run != chosen);
   }
@@ -78,8 +78,9 @@ __attribute__((noinline)) int Dispatch(Runtime* rt, const Call& call, MPI_Comm c
       rt->Choose(*s, Call::kCollective, [&] { return call.KeyBytes(s->env); });
   if (algorithm == Algorithm::kDefault) return call.Native(comm);
   Outcome outcome;
-  const int rc = Execute(algorithm, call, s->env, &outcome);
-  rt->Record(*s, Call::kCollective, algorithm, outcome);
+  Algorithm ran;
+  const int rc = Execute(algorithm, call, s->env, &outcome, &ran);
+  rt->Record(*s, Call::kCollective, algorithm, outcome, ran);
   return rc;
 }
 

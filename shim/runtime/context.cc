@@ -1,6 +1,11 @@
 #include "shim/runtime/context.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <string>
 
 #include <unordered_map>
 #include <cstdint>
@@ -11,7 +16,24 @@
 
 namespace colltune::shim {
 
-int DetectContext(MPI_Comm comm, JobContext* context) {
+namespace {
+
+// Set by every launcher the two libraries use (mpirun, Hydra, srun with PMI
+// or PMIx): a single process without them was started as a singleton. Open
+// MPI's singleton starts a PMIx server of its own and says so in ess.
+bool LaunchedByLauncher() {
+  const char* ess = getenv("OMPI_MCA_ess");
+  if (ess != nullptr && strcmp(ess, "singleton") == 0) return false;
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMIX_RANK", "PMI_SIZE",
+                        "MPI_LOCALNRANKS", "SLURM_PROCID"}) {
+    if (getenv(v) != nullptr) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int DetectContext(MPI_Comm comm, JobContext* context, std::string* why) {
   char version[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
   int length = 0;
   int rc = PMPI_Get_library_version(version, &length);
@@ -28,9 +50,14 @@ int DetectContext(MPI_Comm comm, JobContext* context) {
   // allgathers and context-id agreement); this costs one small gather.
   char host[256] = {0};
   if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
-  uint64_t hash = 1469598103934665603ull;  // FNV-1a
-  for (const char* c = host; *c != 0; ++c) {
-    hash = (hash ^ static_cast<unsigned char>(*c)) * 1099511628211ull;
+  // 0 stands for "no host name": the hash of any name is never 0 in practice,
+  // and a job where some rank has none cannot be told apart into nodes.
+  uint64_t hash = 0;
+  if (host[0] != 0) {
+    hash = 1469598103934665603ull;  // FNV-1a
+    for (const char* c = host; *c != 0; ++c) {
+      hash = (hash ^ static_cast<unsigned char>(*c)) * 1099511628211ull;
+    }
   }
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
@@ -40,11 +67,24 @@ int DetectContext(MPI_Comm comm, JobContext* context) {
   // Rank 0 numbers the nodes in order of their first rank.
   std::vector<int> node_of(hashes.size());
   std::unordered_map<uint64_t, int> node_of_host;
+  int unnamed = 0;
   for (size_t r = 0; r < hashes.size(); ++r) {
+    unnamed += hashes[r] == 0 ? 1 : 0;
     node_of[r] = node_of_host.emplace(hashes[r], static_cast<int>(node_of_host.size()))
                      .first->second;
   }
-  if (rank == 0) DescribeLayout(node_of, context);
+  if (unnamed > 0) std::fill(node_of.begin(), node_of.end(), 0);
+  if (rank == 0) {
+    DescribeLayout(node_of, context);
+    if (why != nullptr && unnamed > 0) {
+      *why = "the host name of " + std::to_string(unnamed) + " of " +
+             std::to_string(hashes.size()) +
+             " processes could not be read (gethostname failed): the job counts as one "
+             "node";
+    } else if (why != nullptr && context->comm_size == 1 && !LaunchedByLauncher()) {
+      *why = "a single process started without a launcher (singleton): one node";
+    }
+  }
   return MPI_SUCCESS;
 }
 

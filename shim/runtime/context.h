@@ -4,14 +4,19 @@
 #ifndef COLLTUNE_SHIM_RUNTIME_CONTEXT_H_
 #define COLLTUNE_SHIM_RUNTIME_CONTEXT_H_
 
+#include <string>
+
 #include "common/job_context.h"
 #include "shim/mpi/mpi.h"
 
 namespace colltune::shim {
 
 // Collective over `comm`. Every rank gets library and comm_size; the layout
-// (nodes, ppn, placement, node_sizes) is valid at rank 0 of `comm` only. Returns an MPI error code.
-int DetectContext(MPI_Comm comm, JobContext* context);
+// (nodes, ppn, placement, node_sizes) is valid at rank 0 of `comm` only. Where
+// the layout could not be told (a host name unknown on some rank, a single
+// process started without a launcher), the job counts as one node and, at
+// rank 0, *why (if given) says so. Returns an MPI error code.
+int DetectContext(MPI_Comm comm, JobContext* context, std::string* why = nullptr);
 
 }  // namespace colltune::shim
 

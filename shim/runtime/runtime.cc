@@ -233,7 +233,8 @@ void Runtime::Start(int thread_level) {
     MPI_Comm world;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &world) != MPI_SUCCESS) return;
     JobContext context;
-    if (DetectContext(world, &context) != MPI_SUCCESS) {
+    std::string layout_note;
+    if (DetectContext(world, &context, &layout_note) != MPI_SUCCESS) {
       PMPI_Comm_free(&world);
       return;
     }
@@ -311,6 +312,7 @@ void Runtime::Start(int thread_level) {
               context.library.c_str(), context.library_version.c_str(),
               context.comm_size, context.nodes, LayoutText(context).c_str(),
               (PMPI_Wtime() - t0) * 1e3);
+      if (!layout_note.empty()) LogInfo(1, "node layout: %s", layout_note.c_str());
       if (rt->observe_.enabled()) {
         LogInfo(1,
                 "online: timing 1 call in %u, exploring %s; reports of job '%s' "
@@ -503,7 +505,8 @@ int Runtime::DeleteAttribute(MPI_Comm, int, void* value, void* extra) {
   return MPI_SUCCESS;
 }
 
-void Runtime::Record(CommState& s, Collective c, Algorithm a, Outcome outcome) {
+void Runtime::Record(CommState& s, Collective c, Algorithm a, Outcome outcome,
+                     Algorithm ran) {
   const int i = IndexOf(a);
   if (outcome == Outcome::kRan) {
     if (s.runs[i]++ == 0 && s.env.rank == 0) {
@@ -513,18 +516,20 @@ void Runtime::Record(CommState& s, Collective c, Algorithm a, Outcome outcome) {
     }
   } else if (outcome == Outcome::kIneligible) {
     ++s.ineligible[i];
+    if (ran != Algorithm::kDefault) ++s.runs[IndexOf(ran)];
     if (s.env.rank == 0 && VerboseLevel() >= 1 &&
         !noted_ineligible_[i].exchange(true)) {
       const bool world_only = IsNative(a) && natives_ != nullptr &&
                               natives_->shadows_at_start_only();
       LogInfo(1,
-              "%s cannot run a %s call on %d processes (%s); the library's default "
-              "ran instead",
+              "%s cannot run a %s call on %d processes (%s); %s ran instead",
               std::string(InfoOf(a).name).c_str(), std::string(InfoOf(c).name).c_str(),
               s.env.size,
               world_only ? "under MPI_THREAD_MULTIPLE only on MPI_COMM_WORLD, or datatype, "
                            "operation, size"
-                         : "datatype, operation, size or scratch budget");
+                         : "datatype, operation, size, node layout or scratch budget",
+              ran == Algorithm::kDefault ? "the library's default"
+                                         : std::string(InfoOf(ran).name).c_str());
     }
   }
 }

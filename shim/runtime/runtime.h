@@ -130,7 +130,7 @@ class Runtime {
   }
 
   // Counts what a dispatched call did and says so under COLLTUNE_VERBOSE.
-  void Record(CommState& s, Collective c, Algorithm a, Outcome outcome);
+  void Record(CommState& s, Collective c, Algorithm a, Outcome outcome, Algorithm ran);
 
   // After an event: rank 0 writes a snapshot report when one is due (never
   // under MPI_THREAD_MULTIPLE). Checked on one event in 64.

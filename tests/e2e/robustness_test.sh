@@ -3,12 +3,12 @@
 # settings, the job runs to a correct end within the deadline, and every
 # error the library reports reaches the application.
 #
-# Args: colltune libcolltune.so collective_mix errors
+# Args: colltune libcolltune.so collective_mix errors no_hostname.so
 #
 # (The error-code checks run under Open MPI only: Debian's MPICH does not
 # check arguments and crashes on them, with or without the shim.)
 source tests/lib/testlib.sh
-args_as COLLTUNE_CLI SHIM APP ERRORS -- "$@"
+args_as COLLTUNE_CLI SHIM APP ERRORS NO_HOSTNAME -- "$@"
 export COLLTUNE_AGENT="$COLLTUNE_CLI" COLLTUNE_CACHE_DIR="$T_TMP/cache"
 ALL_MOCKUPS=$("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" { printf "%s%s=%s", sep, $1, $2; sep="," }')
 
@@ -135,6 +135,17 @@ out=$(LD_PRELOAD="$SHIM" /bin/true 2>&1) && pass "preloading into a non-MPI prog
 out=$(LD_PRELOAD="$SHIM" COLLTUNE_FORCE=allreduce=allreduce_as_reduce_bcast COLLTUNE_VERBOSE=1 \
       timeout 60 mpirun.openmpi -np 2 -x COLLTUNE_AGENT "$APP" --bytes 512 --iters 5 2>&1); rc=$?
 job_ok "LD_PRELOAD exported to mpirun itself" "$out" $rc "ran mock-ups: allreduce_as_reduce_bcast=[1-9]"
+
+# A layout that cannot be told: one node, and the shim says why.
+out=$(run_openmpi -np 4 -x LD_PRELOAD="$NO_HOSTNAME:$SHIM" -x NO_HOSTNAME_RANK=2 \
+      -x COLLTUNE_AGENT -x COLLTUNE_CACHE_DIR -x COLLTUNE_SERVER="unix:$T_TMP/nobody.sock" \
+      -x COLLTUNE_VERBOSE=1 "$APP" --bytes 4096 --iters 10 2>&1); rc=$?
+job_ok "a host name that cannot be read: one node, said" "$out" $rc \
+  "on 4 processes, 1 nodes" "node layout: the host name of 1 of 4 processes could not be read"
+out=$(cd "$T_TMP" && LD_PRELOAD="$SHIM" COLLTUNE_SERVER="unix:$T_TMP/nobody.sock" \
+      COLLTUNE_VERBOSE=1 timeout 60 "$APP" --bytes 4096 --iters 10 2>&1); rc=$?
+job_ok "a singleton without a launcher: one node, said" "$out" $rc \
+  "on 1 processes, 1 nodes" "node layout: a single process started without a launcher"
 
 out=$(run_openmpi -np 3 "$ERRORS" 2>&1)
 check "errors are returned (no shim)" grep -q "errors returned" <<<"$out"

@@ -79,6 +79,7 @@ int Run(const AllreduceCall& c, const CollEnv& env) {
 }  // namespace
 
 const AlgorithmImpl<AllreduceCall> kAllreduceAsLanes = {Algorithm::kAllreduceAsLanes,
-                                                        Need, Run};
+                                                        Need, Run,
+    Algorithm::kAllreduceAsNodes};
 
 }  // namespace colltune::shim

@@ -77,6 +77,7 @@ int Run(const BcastCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<BcastCall> kBcastAsLanes = {Algorithm::kBcastAsLanes, Need, Run};
+const AlgorithmImpl<BcastCall> kBcastAsLanes = {Algorithm::kBcastAsLanes, Need, Run,
+    Algorithm::kBcastAsNodes};
 
 }  // namespace colltune::shim
