@@ -41,6 +41,7 @@
 #include "bench/regimes.h"
 #include "client/client.h"
 #include "common/evaluation.h"
+#include "common/layout.h"
 #include "common/problems.h"
 #include "common/stats.h"
 #include "common/table.h"
@@ -380,8 +381,11 @@ int RunEvaluate(const Options& o, Bench& b) {
            p.t_best * 1e6, std::string(InfoOf(p.tuned).name).c_str(),
            p.t_tuned * 1e6, vs_def, vs_orcl, flags.c_str());
   }
-  printf("\nevaluate: %zu points, %d processes, %s sync, table sections %zu\n",
-         points.size(), b.size, o.sync.c_str(), table.sections.size());
+  const std::string layout = std::to_string(b.context.nodes) +
+                             (b.context.nodes == 1 ? " node (" : " nodes (") +
+                             LayoutText(b.context) + ")";
+  printf("\nevaluate: %zu points, %d processes on %s, %s sync, table sections %zu\n",
+         points.size(), b.size, layout.c_str(), o.sync.c_str(), table.sections.size());
   printf("evaluate: violations established by the campaign %d, repaired in "
          "this run %d\n",
          established_n, repaired);
@@ -410,6 +414,7 @@ int RunEvaluate(const Options& o, Bench& b) {
       return 1;
     }
     fprintf(f, "natives %zu\n", natives.size());
+    fprintf(f, "layout %s\n", layout.c_str());
     for (const PointRecord& r : records) fprintf(f, "%s\n", FormatRecord(r).c_str());
     if (fclose(f) != 0) return 1;
   }

@@ -37,6 +37,7 @@
 #include "cli/tuning_file/vocabulary.h"
 #include "client/client.h"
 #include "common/catalog.h"
+#include "common/layout.h"
 #include "common/limits.h"
 #include "common/table.h"
 #include "proto/context.h"
@@ -85,7 +86,17 @@ absl::StatusOr<Table> TableFromDaemon(const Connection& c, const ExportArgs& arg
   v1::GetTableRequest request;
   JobContext context = args.context;
   if (context.library.empty()) context.library = std::string(t.library_name);
-  // Without a size: a job as large as allowed gets every measured size.
+  // Without a size: the jobs of the layout given, else a job as large as
+  // allowed, which gets every measured size.
+  if (context.comm_size <= 0 && context.nodes > 0 && context.ppn > 0 &&
+      context.node_sizes.empty()) {
+    context.comm_size = context.nodes * context.ppn;
+  }
+  if (context.comm_size <= 0 && context.nodes > 0) {
+    return absl::InvalidArgumentError(
+        "--nodes with --node-sizes (or without --ppn) needs --comm-size: the jobs' "
+        "number of processes");
+  }
   if (context.comm_size <= 0) context.comm_size = limits::kMaxCommSize;
   *request.mutable_context() = ContextToProto(context);
   v1::GetTableResponse response;
@@ -97,6 +108,16 @@ absl::StatusOr<Table> TableFromDaemon(const Connection& c, const ExportArgs& arg
   const v1::Context& served = response.table().context();
   *source = "colltuned at " + client::ResolveAddress(c.server) + ", cluster '" +
             served.cluster() + "', " + served.library() + " " + served.library_version();
+  // The rules are one layout's (daemon/matching.h); a file used on another
+  // would apply them silently, so the file says which.
+  const JobContext layout = ContextFromProto(served);
+  if (layout.nodes > 0) {
+    *source += ", jobs on " + std::to_string(layout.nodes) +
+               (layout.nodes == 1 ? " node (" : " nodes (") + LayoutText(layout) + ")";
+  } else {
+    *source += ", no layout given (--nodes, --ppn: each section is its profile's "
+               "layout, see `colltune profiles`)";
+  }
   return table;
 }
 

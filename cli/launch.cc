@@ -22,6 +22,7 @@
 #include <iterator>
 #include <memory>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -262,6 +263,7 @@ static int RunEvaluateOnce(const Connection& c, const LaunchArgs& a) {
     return 1;
   }
   std::vector<std::vector<evaluation::PointRecord>> launches;
+  std::set<std::string> layouts;  // as each launch's processes found themselves
   size_t natives = 0;
   int rc = 0;
   for (int launch = 0; launch < a.launches && rc == 0; ++launch) {
@@ -288,6 +290,10 @@ static int RunEvaluateOnce(const Connection& c, const LaunchArgs& a) {
     std::string line, error;
     std::vector<evaluation::PointRecord> records;
     while (std::getline(in, line)) {
+      if (line.rfind("layout ", 0) == 0) {
+        layouts.insert(line.substr(7));
+        continue;
+      }
       if (line.rfind("natives ", 0) == 0) {
         natives = std::max<size_t>(natives, std::stoul(line.substr(8)));
         continue;
@@ -318,8 +324,11 @@ static int RunEvaluateOnce(const Connection& c, const LaunchArgs& a) {
              std::string(InfoOf(v.tuned).name).c_str(), v.t_tuned * 1e6,
              v.t_default / v.t_tuned, v.t_oracle / v.t_tuned);
     }
-    printf("\nevaluate: %zu points, %d processes, %d launches\n", s.points.size(), a.np,
-           a.launches);
+    // Launches placed differently would be a mixture, not one layout's figure.
+    std::string where = absl::StrJoin(layouts, "; ");
+    if (layouts.size() > 1) where = "layouts that differ between launches: " + where;
+    printf("\nevaluate: %zu points, %d processes on %s, %d launches\n", s.points.size(), a.np,
+           where.empty() ? "an unknown layout" : where.c_str(), a.launches);
     evaluation::PrintSummary(s, natives, a.launches);
     evaluation::PrintSlowerThanDefault(s, a.launches, kMargin, kAlpha);
     const RegimeSet regimes = evaluation::RegimesIn(launches);

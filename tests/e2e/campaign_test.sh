@@ -206,7 +206,7 @@ expect_fail "campaign refuses zero launches" "launches" "${CT[@]}" campaign --np
 out=$(timeout 300 "${CT[@]}" evaluate "${DRIVE[@]}" --cluster small -- \
       --collectives allreduce,scatter --sizes 8,1K,64K --nrep 20 </dev/null 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && grep -q "^evaluate: 6 points, 2 processes" <<<"$out" &&
+if [ $rc -eq 0 ] && grep -Eq "^evaluate: 6 points, 2 processes on 1 node \(1 x 2\), " <<<"$out" &&
    grep -q "^evaluate: violations established by the campaign" <<<"$out" &&
    grep -q "^evaluate: speedup over default, geometric mean" <<<"$out"; then
   pass "colltune evaluate runs the evaluation and prints its summary"

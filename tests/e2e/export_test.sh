@@ -422,6 +422,10 @@ check "a native choice is pinned in the MPICH profile" \
   --collective allreduce --algorithm native:smp --min-bytes 4096
 check "ompi-rules export from the daemon" "${D[@]}" export --format ompi-rules -o "$T/d.rules"
 check "... names the daemon as its source" grep -q "^# Source: colltuned at unix:" "$T/d.rules"
+check "... and says that no layout was asked for" grep -q "^# Source: .*, no layout given" "$T/d.rules"
+check "ompi-rules export for jobs of one layout" \
+  "${D[@]}" export --format ompi-rules --nodes 1 --ppn 4 -o "$T/d14.rules"
+check "... names that layout" grep -Eq "^# Source: .*, jobs on 1 node \(1 x 4\)" "$T/d14.rules"
 same "... and Open MPI runs the pinned recursive doubling" \
   "$(ompi_file 2048 "$T/d.rules")" "$rd_2048"
 check "mpich-json export from the daemon (--comm-size 4)" \

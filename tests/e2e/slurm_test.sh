@@ -231,7 +231,7 @@ fi
 out=$(timeout 300 "${CT[@]}" evaluate "${SLURM_CAMPAIGN[@]}" --cluster viaslurm -- \
       --collectives allreduce --sizes 8,1K --nrep 10 </dev/null 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && grep -q "^evaluate: 2 points, 2 processes" <<<"$out" &&
+if [ $rc -eq 0 ] && grep -Eq "^evaluate: 2 points, 2 processes on 1 node \(1 x 2\), " <<<"$out" &&
    grep -q "Slurm job [0-9]* COMPLETED" <<<"$out"; then
   pass "colltune evaluate --launcher slurm runs the evaluation as a Slurm job and prints its report"
 else
@@ -243,7 +243,7 @@ fi
 out=$(timeout 300 "${CT[@]}" evaluate "${SLURM_CAMPAIGN[@]}" --launches 2 --cluster viaslurm -- \
       --collectives allreduce --sizes 8,1K --nrep 10 </dev/null 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && grep -q "^evaluate: 2 points, 2 processes, 2 launches" <<<"$out" &&
+if [ $rc -eq 0 ] && grep -Eq "^evaluate: 2 points, 2 processes on 1 node \(1 x 2\), 2 launches" <<<"$out" &&
    [ "$(grep -c "Slurm job [0-9]* COMPLETED" <<<"$out")" -eq 2 ]; then
   pass "colltune evaluate --launcher slurm --launches 2 combines two Slurm jobs"
 else
