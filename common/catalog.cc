@@ -38,6 +38,14 @@ constexpr AlgorithmInfo Native(int i, Collective c, std::string_view name,
           segment};
 }
 
+constexpr AlgorithmInfo AtLaunch(int i, Collective c, std::string_view name,
+                                 uint8_t libraries) {
+  AlgorithmInfo info = Native(i, c, name, libraries);
+  info.summary = "the library's own component, enabled for the whole job at launch";
+  info.at_launch = true;
+  return info;
+}
+
 // Open MPI runs a forced algorithm unsegmented unless its segment size is
 // forced too; its own fixed rules segment exactly where unsegmented trees
 // lose (their root is the bottleneck). So the algorithms that segment are
@@ -192,6 +200,17 @@ constexpr AlgorithmInfo kAlgorithms[kNumAlgorithms] = {
     Native(129, Collective::kReduce, "native:in-order_binary_seg128k", kOpenMpi, kSegLarge),
     Native(130, Collective::kReduce, "native:pipeline_seg16k", kOpenMpi, kSegSmall),
     Native(131, Collective::kReduce, "native:pipeline_seg128k", kOpenMpi, kSegLarge),
+    // Open MPI's hierarchical component, enabled for a whole job at launch
+    // (`--mca coll_han_priority 100`; read-only at run time): the
+    // collectives it implements in 4.1.
+    AtLaunch(132, Collective::kAllgather, "native:han", kOpenMpi),
+    AtLaunch(133, Collective::kAllgatherv, "native:han", kOpenMpi),
+    AtLaunch(134, Collective::kAllreduce, "native:han", kOpenMpi),
+    AtLaunch(135, Collective::kBarrier, "native:han", kOpenMpi),
+    AtLaunch(136, Collective::kBcast, "native:han", kOpenMpi),
+    AtLaunch(137, Collective::kGather, "native:han", kOpenMpi),
+    AtLaunch(138, Collective::kReduce, "native:han", kOpenMpi),
+    AtLaunch(139, Collective::kScatter, "native:han", kOpenMpi),
 };
 
 }  // namespace
@@ -234,6 +253,8 @@ std::optional<Algorithm> FindNative(Collective c, std::string_view library_name)
   }
   return std::nullopt;
 }
+
+bool AtLaunchOnly(Algorithm a) { return InfoOf(a).at_launch; }
 
 uint8_t NativeLibraryOf(std::string_view library) {
   if (library == "Open MPI") return kOpenMpi;

@@ -70,7 +70,7 @@ enum class Algorithm : uint8_t {
 #undef COLLTUNE_MOCKUP
   kFirstNative,  // the first of kNumNatives native algorithms
 };
-inline constexpr int kNumNatives = 132;
+inline constexpr int kNumNatives = 140;
 inline constexpr int kNumAlgorithms = static_cast<int>(Algorithm::kFirstNative) + kNumNatives;
 
 // The MPI libraries whose own algorithms colltune can force, as a bit mask.
@@ -111,6 +111,10 @@ struct AlgorithmInfo {
   // MPI's coll_tuned_<collective>_algorithm_segmentsize), named
   // `native:<name>_seg<k>k`; 0: the library's own segmentation.
   uint32_t segment = 0;
+  // A library's choice made when the job starts, for every call (Open MPI's
+  // coll/han: `native:han`): campaigns measure it in a launch of its own and
+  // the profile shows it, but no table can choose it per call.
+  bool at_launch = false;
 
   bool native() const { return libraries != 0; }
   // The library's own name of a native algorithm ("ring", also for
@@ -140,6 +144,8 @@ bool IsAlgorithmName(std::string_view name);
 bool Implements(Algorithm a, Collective c);
 
 inline bool IsNative(Algorithm a) { return a >= Algorithm::kFirstNative; }
+// Only a whole job can run it (AlgorithmInfo::at_launch).
+bool AtLaunchOnly(Algorithm a);
 
 // The native algorithm of collective `c` the library calls `library_name`
 // ("recursive_doubling"), if colltune knows one: the one with the library's

@@ -8,6 +8,12 @@
 namespace colltune {
 namespace {
 
+// What a table line naming a whole-job choice (AlgorithmInfo::at_launch) gets.
+constexpr char kAtLaunchNote[] =
+    " is chosen for a whole job at launch (Open MPI: --mca coll_han_priority 100), "
+    "not per call; ";
+
+
 std::vector<std::string_view> Tokens(std::string_view line) {
   std::vector<std::string_view> out;
   size_t i = 0;
@@ -232,6 +238,11 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
                                         " does not implement " + Quote(tok[1]));
         return false;
       }
+      if (AtLaunchOnly(*a)) {
+        t.notes.push_back(LineError(line_no, Quote(tok[2]) + kAtLaunchNote + std::string(tok[1]) +
+                                                 " is not forced"));
+        continue;
+      }
       if (t.forced[IndexOf(*c)]) {
         *error = LineError(line_no, "collective " + Quote(tok[1]) +
                                         " is forced twice");
@@ -347,6 +358,11 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
                                       " does not implement " + Quote(tok[0]));
       return false;
     }
+    if (AtLaunchOnly(*a)) {
+      t.notes.push_back(LineError(line_no, Quote(tok[3]) + kAtLaunchNote +
+                                               "the default runs there"));
+      continue;
+    }
     r.algorithm = *a;
     if (tok.size() == 5 && !ParseSpeedup(tok[4], &r.speedup)) {
       *error = LineError(line_no, "speedup " + Quote(tok[4]) +
@@ -460,6 +476,11 @@ std::vector<std::string> ParseForce(
     if (!a) {
       errors.push_back("COLLTUNE_FORCE: algorithm " + Quote(aname) +
                        " does not implement " + Quote(cname));
+      continue;
+    }
+    if (AtLaunchOnly(*a)) {
+      errors.push_back("COLLTUNE_FORCE: " + Quote(aname) + kAtLaunchNote + std::string(cname) +
+                       " is not forced");
       continue;
     }
     (*forced)[IndexOf(*c)] = *a;

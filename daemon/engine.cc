@@ -351,9 +351,16 @@ std::vector<Decision> ComputeDecisions(const std::vector<LaunchMedian>& points,
                          pins, options);
 }
 
-std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& points,
+std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_points,
                                         const std::vector<Rule>& current,
                                         const EngineOptions& options) {
+  // What only a whole job can run (coll/han) is measured and shown, never a
+  // rule: the shim could not run it for one call.
+  std::vector<LaunchMedian> points;
+  points.reserve(all_points.size());
+  for (const LaunchMedian& p : all_points) {
+    if (!AtLaunchOnly(p.algorithm)) points.push_back(p);
+  }
   std::vector<Decision> decisions;
   for (const auto& [c, sizes] : Group(points)) {
     const Collective coll = static_cast<Collective>(c);

@@ -388,6 +388,11 @@ absl::Status ValidatePin(const v1::PinRequest& request) {
   if (p.profile_id() <= 0) return Invalid("pin.profile_id must be positive");
   if (absl::Status s = CheckNames("pin", p.collective(), p.algorithm()); !s.ok())
     return s;
+  if (AtLaunchOnly(*ParseAlgorithm(p.algorithm(), *ParseCollective(p.collective())))) {
+    return Invalid("pin.algorithm: '" + p.algorithm() +
+                   "' is chosen for a whole job when it starts (Open MPI: --mca "
+                   "coll_han_priority 100), not per call: it cannot be pinned");
+  }
   if (p.min_bytes() < 0 || p.min_bytes() > lim::kMaxMessageBytes ||
       (p.max_bytes() != -1 &&
        (p.max_bytes() < p.min_bytes() || p.max_bytes() > lim::kMaxMessageBytes))) {

@@ -52,6 +52,19 @@ TEST(Engine, ReplacesDefaultWhenSignificantlyAndClearlyFaster) {
   EXPECT_EQ(d[0].evidence.campaigns, std::vector<int64_t>{7});
 }
 
+TEST(Engine, AWholeJobChoiceIsNeverARule) {
+  // coll/han, measured in a launch of its own and far faster, is still not a
+  // rule: the shim cannot enable it for one call. The next best is.
+  std::vector<LaunchMedian> p;
+  Add(&p, kDef, 1024, {10, 10.2, 9.9, 10.1, 10.05});
+  Add(&p, kRB, 1024, {8, 8.1, 7.9, 8.2, 8.05});
+  const Algorithm han = *ParseAlgorithm("native:han", Collective::kAllreduce);
+  Add(&p, han, 1024, {2, 2.1, 1.9, 2.2, 2.05});
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, kRB);
+}
+
 TEST(Engine, SignificantButWithinTheMarginKeepsDefault) {
   std::vector<LaunchMedian> p;
   Add(&p, kDef, 1024, {10, 10, 10, 10, 10});

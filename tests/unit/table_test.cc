@@ -206,6 +206,34 @@ TEST(SelectSection, WildcardIsTheLastResort) {
   EXPECT_EQ(SelectSection(Table(), 3), nullptr);
 }
 
+TEST(TableText, WholeJobChoicesAreNotedAndNeverRun) {
+  // coll/han is enabled for a whole job at launch: a line naming it (a
+  // hand-written table, COLLTUNE_FORCE) leaves the default in place and says
+  // why, instead of a rule the shim could never run.
+  Table t;
+  std::string error;
+  ASSERT_TRUE(ParseTable("colltune-table 1\n"
+                         "force bcast native:han\n"
+                         "section 4\n"
+                         "allreduce 0 1023 native:han\n"
+                         "allreduce 1024 inf allreduce_as_reduce_bcast\n",
+                         &t, &error))
+      << error;
+  EXPECT_FALSE(t.forced[IndexOf(Collective::kBcast)].has_value());
+  ASSERT_EQ(t.sections[0].rules.size(), 1u);
+  ASSERT_EQ(t.notes.size(), 2u);
+  EXPECT_NE(t.notes[0].find("whole job at launch"), std::string::npos) << t.notes[0];
+  EXPECT_NE(t.notes[1].find("line 4"), std::string::npos) << t.notes[1];
+  std::array<std::optional<Algorithm>, kNumCollectives> forced{};
+  std::vector<std::string> errors = ParseForce("reduce=native:han", &forced);
+  EXPECT_FALSE(forced[IndexOf(Collective::kReduce)].has_value());
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("coll_han_priority"), std::string::npos) << errors[0];
+  // The catalogue knows it for the collectives coll/han implements only.
+  EXPECT_TRUE(ParseAlgorithm("native:han", Collective::kAllreduce).has_value());
+  EXPECT_FALSE(ParseAlgorithm("native:han", Collective::kAlltoall).has_value());
+}
+
 TEST(ParseForce, NativeNamesAreResolvedPerCollective) {
   std::array<std::optional<Algorithm>, kNumCollectives> forced{};
   std::vector<std::string> errors =
