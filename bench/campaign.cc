@@ -282,8 +282,12 @@ int RunCampaign(const Options& o, Bench& b) {
       const std::string problem = point.ProblemName();
       if (!seen.insert({w->bytes(), problem}).second) continue;
       std::vector<Algorithm> algorithms;
-      for (Algorithm a : Runnable(*w)) {
-        if (stored.count({IndexOf(c), IndexOf(a), w->bytes(), problem})) {
+      std::vector<Algorithm> runnable = Runnable(*w);
+      // Launched with a whole-job choice: the library's default is that
+      // choice, and all there is to time.
+      if (b.launched_with()) runnable = {Algorithm::kDefault};
+      for (Algorithm a : runnable) {
+        if (stored.count({IndexOf(c), IndexOf(b.StoredAs(c, a)), w->bytes(), problem})) {
           ++skipped;
         } else {
           algorithms.push_back(a);
@@ -294,7 +298,8 @@ int RunCampaign(const Options& o, Bench& b) {
       if (b.fixed_nrep == 0) {
         if (budgets.empty()) {
           auto smallest = Workload::Make(c, 1, b.reduce, b.env);
-          budget_algorithms = Runnable(*smallest);
+          budget_algorithms = b.launched_with() ? std::vector<Algorithm>{Algorithm::kDefault}
+                                                : Runnable(*smallest);
           budgets = EstimateBudgets(*smallest, budget_algorithms, *b.sync,
                                     o.nrep_options);
         }
@@ -332,7 +337,7 @@ int RunCampaign(const Options& o, Bench& b) {
       if (b.rank != 0) continue;
       const std::string coll(InfoOf(c).name);
       for (size_t a = 0; a < algorithms.size(); ++a) {
-        const std::string name(InfoOf(algorithms[a]).name);
+        const std::string name(InfoOf(b.StoredAs(c, algorithms[a])).name);
         if (rc[a] != MPI_SUCCESS) {
           fprintf(stderr, "colltune-bench: %s %lld B %s %s failed with MPI error %d\n",
                   coll.c_str(), static_cast<long long>(w->bytes()), problem.c_str(),
@@ -340,9 +345,9 @@ int RunCampaign(const Options& o, Bench& b) {
           exit_code = 1;
           continue;
         }
-        rows.push_back({c, w->bytes(), problem, algorithms[a], Regime::kSync,
+        rows.push_back({c, w->bytes(), problem, b.StoredAs(c, algorithms[a]), Regime::kSync,
                         Summarize(samples[a])});
-        pending.push_back(MeasurementOf(c, w->bytes(), problem, algorithms[a],
+        pending.push_back(MeasurementOf(c, w->bytes(), problem, b.StoredAs(c, algorithms[a]),
                                         Regime::kSync, samples[a]));
         if (!o.quiet) {
           const double elapsed = PMPI_Wtime() - start;
@@ -369,10 +374,11 @@ int RunCampaign(const Options& o, Bench& b) {
             }
             continue;
           }
-          rows.push_back({c, w->bytes(), problem, r.algorithms[i], r.regime,
+          rows.push_back({c, w->bytes(), problem, b.StoredAs(c, r.algorithms[i]), r.regime,
                           Summarize(r.samples[i])});
-          pending.push_back(MeasurementOf(c, w->bytes(), problem, r.algorithms[i],
-                                          r.regime, r.samples[i]));
+          pending.push_back(MeasurementOf(c, w->bytes(), problem,
+                                          b.StoredAs(c, r.algorithms[i]), r.regime,
+                                          r.samples[i]));
         }
       }
     }

@@ -194,6 +194,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 100000));
   app.add_flag("!--no-native", o.natives,
                "Leave the library's own algorithms (native:<name>) out");
+  app.add_option("--launched-with", o.launched_with,
+                 "This launch enabled a whole-job choice of the library (han: Open MPI's "
+                 "coll/han, --mca coll_han_priority 100): time the library's default only, "
+                 "for the collectives it covers, and store it as native:<name>")
+      ->check(CLI::IsMember({"han"}))
+      ->excludes(app.get_option("--evaluate"))
+      ->excludes(app.get_option("--irregular"));
   app.add_flag("--list-algorithms", o.list_algorithms,
                "Print the algorithms runnable here, the library's own as it lists them");
   app.add_flag("--csv", o.csv, "Print medians as CSV");
@@ -219,6 +226,8 @@ int main(int argc, char** argv) {
     PMPI_Finalize();
     return 3;
   }
+  // A whole-job launch times the library's default alone: no shadows.
+  if (!o.launched_with.empty()) o.natives = false;
   // An evaluation judges single points from one job: a higher floor keeps
   // its large-message verdicts from resting on five repetitions.
   if (o.evaluate && floor_option->count() == 0) o.nrep_options.floor = 20;

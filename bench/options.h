@@ -2,7 +2,9 @@
 #ifndef COLLTUNE_BENCH_OPTIONS_H_
 #define COLLTUNE_BENCH_OPTIONS_H_
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,10 @@ struct Options {
   std::string irregular;
   // The library's own algorithms (native:<name>) are candidates too.
   bool natives = true;
+  // A whole-job choice this launch was started with ("han": Open MPI's
+  // coll/han, --mca coll_han_priority 100): the library's default is then
+  // that choice, timed alone and stored as native:<name>; "" for none.
+  std::string launched_with;
   bool list_algorithms = false;
   int irregular_reps = 75;
   int irregular_warmup = 10;
@@ -99,6 +105,21 @@ struct Bench {
   std::vector<int64_t> total_sizes;
   std::unique_ptr<Synchronizer> sync;
   int fixed_nrep = 0;  // 0: estimate (NREP)
+  // --launched-with: per collective, the whole-job algorithm the library's
+  // default stands for in this launch (only those collectives are measured).
+  std::array<std::optional<Algorithm>, kNumCollectives> launched_as{};
+
+  // The name `a` is timed and stored under for `c`.
+  Algorithm StoredAs(Collective c, Algorithm a) const {
+    const std::optional<Algorithm>& as = launched_as[IndexOf(c)];
+    return a == Algorithm::kDefault && as ? *as : a;
+  }
+  bool launched_with() const {
+    for (const std::optional<Algorithm>& a : launched_as) {
+      if (a) return true;
+    }
+    return false;
+  }
 };
 
 // Collective over `comm`; false on an MPI error.

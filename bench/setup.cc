@@ -4,6 +4,8 @@
 
 #include "bench/options.h"
 
+#include "shim/native/controls.h"
+
 namespace colltune::bench {
 
 bool ParseSize(const std::string& text, int64_t* bytes) {
@@ -29,6 +31,65 @@ bool ParseSize(const std::string& text, int64_t* bytes) {
   return true;
 }
 
+namespace {
+
+// --launched-with: which collectives the whole-job choice covers, and
+// whether the library really runs it (a launch without the MCA setting would
+// store the library's default under the choice's name). The same verdict on
+// every rank.
+bool SetUpLaunchedWith(const Options& o, Bench* b) {
+  const std::string name = std::string(kNativePrefix) + o.launched_with;
+  std::vector<Collective> covered;
+  std::string left_out;
+  for (Collective c : b->collectives) {
+    const std::optional<Algorithm> a = ParseAlgorithm(name, c);
+    if (a && AtLaunchOnly(*a)) {
+      b->launched_as[IndexOf(c)] = *a;
+      covered.push_back(c);
+    } else {
+      left_out += (left_out.empty() ? "" : ", ") + std::string(InfoOf(c).name);
+    }
+  }
+  b->collectives = covered;
+  // coll/han runs where its priority beats coll/tuned's (both Open MPI MCA
+  // variables, readable once MPI_Init has opened the coll framework).
+  int enabled = 0;
+  std::string why = "Open MPI's coll_han_priority cannot be read (not Open MPI?)";
+  std::vector<std::string> notes;
+  if (std::unique_ptr<shim::Controls> controls =
+          shim::Controls::Open(MPI_THREAD_SINGLE, &notes)) {
+    const std::optional<shim::Controls::Var> han = controls->Find("coll_han_priority");
+    const std::optional<shim::Controls::Var> tuned = controls->Find("coll_tuned_priority");
+    int han_priority = 0, tuned_priority = 0;
+    if (han && tuned && controls->Read(han->id, &han_priority) &&
+        controls->Read(tuned->id, &tuned_priority)) {
+      enabled = han_priority > tuned_priority ? 1 : 0;
+      why = "coll_han_priority is " + std::to_string(han_priority) +
+            ", not above coll_tuned_priority " + std::to_string(tuned_priority);
+    }
+  }
+  int everywhere = 0;
+  PMPI_Allreduce(&enabled, &everywhere, 1, MPI_INT, MPI_MIN, b->comm);
+  if (b->rank == 0) {
+    if (!everywhere) {
+      fprintf(stderr,
+              "colltune-bench: --launched-with %s: the library does not run it (%s); "
+              "launch with --mca coll_han_priority 100\n",
+              o.launched_with.c_str(), why.c_str());
+    } else if (covered.empty()) {
+      fprintf(stderr, "colltune-bench: --launched-with %s covers none of the collectives "
+                      "asked for\n", o.launched_with.c_str());
+    } else if (!left_out.empty()) {
+      fprintf(stderr, "colltune-bench: --launched-with %s: %s left out (%s does not "
+                      "implement them)\n", o.launched_with.c_str(), left_out.c_str(),
+              name.c_str());
+    }
+  }
+  return everywhere && !covered.empty();
+}
+
+}  // namespace
+
 bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
   b->comm = comm;
   PMPI_Comm_rank(comm, &b->rank);
@@ -51,6 +112,7 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
     ParseSize(s, &bytes);
     b->total_sizes.push_back(bytes);
   }
+  if (!o.launched_with.empty() && !SetUpLaunchedWith(o, b)) return false;
   const std::map<std::string, ReduceType> reduce_types = {
       {"double", {MPI_DOUBLE, MPI_SUM}},
       {"int", {MPI_INT, MPI_SUM}},

@@ -83,6 +83,9 @@ struct LaunchArgs {
   // nodes --hosts names (mpirun) or that Slurm picks. Empty: --np as given.
   std::vector<std::string> layouts;
   std::vector<std::string> hosts;
+  // --whole-job: the library's choices a job makes at launch (han: Open MPI's
+  // coll/han), each timed in one more launch per layout (campaigns only).
+  std::vector<std::string> whole_job;
 };
 int RunCampaign(const Connection& c, const LaunchArgs& args);
 int RunEvaluate(const Connection& c, const LaunchArgs& args);

@@ -1,7 +1,11 @@
 // colltune algorithms | table | profiles | profile: what the daemon knows.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +19,7 @@
 #include "common/catalog.h"
 #include "common/layout.h"
 #include "common/quirks.h"
+#include "common/regime.h"
 #include "common/table.h"
 #include "proto/context.h"
 
@@ -74,7 +79,10 @@ int Algorithms(bool as_json, const std::string& library) {
       const std::string segment =
           info.segment == 0 ? "" : " with " + std::to_string(info.segment / 1024) + " KiB segments";
       const std::string summary =
-          info.native()
+          info.at_launch
+              ? "the library's own, enabled for a whole job at launch, never per call (" +
+                    absl::StrJoin(libraries, ", ") + "; campaign --whole-job)"
+          : info.native()
               ? "the library's own, forced" + segment + " (" + absl::StrJoin(libraries, ", ") + ")"
               : std::string(info.summary);
       if (as_json) {
@@ -82,13 +90,15 @@ int Algorithms(bool as_json, const std::string& library) {
                     {"algorithm", info.name},
                     {"guideline", info.guideline},
                     {"native", info.native()},
+                    {"whole_job", info.at_launch},
                     {"summary", summary}};
         if (info.native()) row["libraries"] = libraries;
         out.push_back(row);
       } else {
         printf("%-22s %-44s %-6s %s\n", std::string(InfoOf(coll).name).c_str(),
                std::string(info.name).c_str(),
-               info.native() ? "native"
+               info.at_launch  ? "job"
+               : info.native() ? "native"
                : info.guideline.empty() ? "-"
                                         : std::string(info.guideline).c_str(),
                summary.c_str());
@@ -249,6 +259,62 @@ int ListProfiles(const Connection& c, const std::string& cluster,
   return 0;
 }
 
+// The library's whole-job choices measured in the profile (native:han, in a
+// launch of its own) against default, per regime: a table cannot choose them
+// per call, so this is the admin's question alone — launch jobs of this
+// layout with it, or not.
+void PrintWholeJobChoices(const v1::GetProfileResponse& response) {
+  // (collective, problem, bytes, regime) -> default's median.
+  std::map<std::tuple<std::string, std::string, int64_t, std::string>, double> def;
+  for (const v1::PointSummary& p : response.points()) {
+    if (p.algorithm() == "default" && p.median_seconds() > 0) {
+      def[{p.collective(), p.problem(), p.msg_bytes(), p.regime()}] = p.median_seconds();
+    }
+  }
+  struct Tally {
+    int points = 0, faster = 0, slower = 0;
+    double log_sum = 0, best = 0, worst = 1e300;
+    std::string best_at, worst_at;
+  };
+  // algorithm -> regime -> tally
+  std::map<std::string, std::map<std::string, Tally>> tallies;
+  for (const v1::PointSummary& p : response.points()) {
+    const std::optional<Collective> c = ParseCollective(p.collective());
+    const std::optional<Algorithm> a = c ? ParseAlgorithm(p.algorithm(), *c) : std::nullopt;
+    if (!a || !AtLaunchOnly(*a) || p.median_seconds() <= 0) continue;
+    auto d = def.find({p.collective(), p.problem(), p.msg_bytes(), p.regime()});
+    if (d == def.end()) continue;
+    const double speedup = d->second / p.median_seconds();
+    Tally& t = tallies[p.algorithm()][p.regime().empty() ? "sync" : p.regime()];
+    ++t.points;
+    t.faster += speedup >= 1.05 ? 1 : 0;
+    t.slower += speedup <= 1 / 1.05 ? 1 : 0;
+    t.log_sum += std::log(speedup);
+    const std::string at = p.collective() + " " + std::to_string(p.msg_bytes()) + " B";
+    if (speedup > t.best) t.best = speedup, t.best_at = at;
+    if (speedup < t.worst) t.worst = speedup, t.worst_at = at;
+  }
+  if (tallies.empty()) return;
+  printf("\nwhole-job choices (the library's own, enabled when a job starts: no table "
+         "chooses them per call)\n");
+  for (const auto& [algorithm, regimes] : tallies) {
+    printf("%s (Open MPI's coll/han; enable for a job: mpirun --mca coll_han_priority "
+           "100)\n",
+           algorithm.c_str());
+    printf("  %-10s %6s %7s %7s %9s  %s\n", "regime", "points", "faster", "slower",
+           "geomean", "default time / its time: best, worst");
+    for (Regime r : kAllRegimes) {  // in the evaluation's order
+      auto it = regimes.find(std::string(NameOf(r)));
+      if (it == regimes.end()) continue;
+      const std::string& regime = it->first;
+      const Tally& t = it->second;
+      printf("  %-10s %6d %7d %7d %9.3f  %.2f (%s), %.2f (%s)\n", regime.c_str(), t.points,
+             t.faster, t.slower, std::exp(t.log_sum / t.points), t.best, t.best_at.c_str(),
+             t.worst, t.worst_at.c_str());
+    }
+  }
+}
+
 int ShowProfile(const Connection& c, int64_t id, bool as_json) {
   auto stub = client::Connect(c.server);
   v1::GetProfileRequest request;
@@ -317,6 +383,7 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
            p.launches(), p.median_seconds() * 1e6,
            p.regime().empty() ? "sync" : p.regime().c_str());
   }
+  PrintWholeJobChoices(response);
   if (response.campaign_launches_size() > 0) {
     // uid: who uploaded the launch, as munged or the unix socket's peer
     // credentials vouch, else "-" (not identified, or stored before

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <set>
 #include <string>
@@ -170,6 +171,35 @@ static int ForEachLayout(const LaunchArgs& a, const std::function<int(const Laun
   return rc;
 }
 
+namespace {
+
+// Sets an environment variable for its lifetime, then puts back what was
+// there. An empty name does nothing.
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const char* value) : name_(std::move(name)) {
+    if (name_.empty()) return;
+    if (const char* old = getenv(name_.c_str())) old_ = old;
+    setenv(name_.c_str(), value, 1);
+  }
+  ~ScopedEnv() {
+    if (name_.empty()) return;
+    if (old_) {
+      setenv(name_.c_str(), old_->c_str(), 1);
+    } else {
+      unsetenv(name_.c_str());
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace
+
 static int RunCampaignOnce(const Connection& c, const LaunchArgs& a) {
   std::string name = a.name;
   if (name.empty()) {
@@ -189,18 +219,40 @@ static int RunCampaignOnce(const Connection& c, const LaunchArgs& a) {
           name.c_str());
   const auto start = std::chrono::steady_clock::now();
   int failed = 0;
+  // The launches: --launches of the library as it is, then one per
+  // whole-job choice (--whole-job), numbered after them.
+  struct Planned {
+    std::string label;
+    std::string choice;  // "" or the --whole-job name
+  };
+  std::vector<Planned> planned;
   for (int launch = 0; launch < a.launches; ++launch) {
+    planned.push_back({"launch " + std::to_string(launch + 1) + "/" +
+                           std::to_string(a.launches),
+                       ""});
+  }
+  for (const std::string& choice : a.whole_job) {
+    planned.push_back({"launch with " + choice + " enabled", choice});
+  }
+  for (size_t launch = 0; launch < planned.size(); ++launch) {
+    const Planned& p = planned[launch];
     Job job;
     job.np = a.np;
     job.program = BenchCommand(c, a, bench);
     job.program.insert(job.program.end(),
                        {"--campaign", name, "--launch", std::to_string(launch)});
+    if (!p.choice.empty()) job.program.insert(job.program.end(), {"--launched-with", p.choice});
     job.program.insert(job.program.end(), a.bench_args.begin(), a.bench_args.end());
-    job.label = "launch " + std::to_string(launch + 1) + "/" + std::to_string(a.launches);
+    job.label = p.label;
     job.name = name + "-launch-" + std::to_string(launch);
     job.stdout_path =
         a.log_dir.empty() ? std::string("/dev/null") : a.log_dir + "/" + job.name + ".txt";
-    fprintf(stderr, "colltune: %s: %s\n", job.label.c_str(),
+    // Open MPI reads its MCA variables from the environment, which mpirun
+    // forwards and sbatch/srun export: the one way that reaches every
+    // launcher. Set for this launch only.
+    ScopedEnv han(p.choice == "han" ? "OMPI_MCA_coll_han_priority" : "", "100");
+    fprintf(stderr, "colltune: %s: %s%s\n", job.label.c_str(),
+            p.choice == "han" ? "OMPI_MCA_coll_han_priority=100 " : "",
             (*launcher)->Describe(job).c_str());
     const auto t = std::chrono::steady_clock::now();
     if (absl::Status s = (*launcher)->Run(job); !s.ok()) {
@@ -210,8 +262,7 @@ static int RunCampaignOnce(const Connection& c, const LaunchArgs& a) {
       if (!a.keep_going) break;
       continue;
     }
-    fprintf(stderr, "colltune: launch %d/%d done in %.1f s\n", launch + 1,
-            a.launches, Since(t));
+    fprintf(stderr, "colltune: %s done in %.1f s\n", job.label.c_str(), Since(t));
   }
   if (failed > 0) {
     fprintf(stderr,
@@ -221,11 +272,12 @@ static int RunCampaignOnce(const Connection& c, const LaunchArgs& a) {
             name.c_str());
     return 1;
   }
-  printf("campaign '%s': %d launches on %d processes in %.1f s\n", name.c_str(),
-         a.launches, a.np, Since(start));
+  printf("campaign '%s': %zu launches on %d processes in %.1f s\n", name.c_str(),
+         planned.size(), a.np, Since(start));
   printf("next: colltune table --comm-size %d; colltune violations --profile "
-         "ID (colltune profiles lists IDs)\n",
-         a.np);
+         "ID (colltune profiles lists IDs)%s\n",
+         a.np, a.whole_job.empty() ? "" : "; colltune profile ID compares the whole-job "
+                                          "choices with default");
   return 0;
 }
 
@@ -369,6 +421,11 @@ absl::Status CheckLayouts(const LaunchArgs& a) {
 }
 
 int RunCampaign(const Connection& c, const LaunchArgs& a) {
+  if (!a.whole_job.empty() && a.mpich) {
+    return Fail(absl::InvalidArgumentError(
+        "--whole-job han is Open MPI's coll/han: not for --mpi mpich (colltune knows no "
+        "whole-job choice of MPICH)"));
+  }
   if (absl::Status s = CheckLayouts(a); !s.ok()) return Fail(s);
   if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
   return ForEachLayout(a, [&](const LaunchArgs& one) { return RunCampaignOnce(c, one); });

@@ -302,6 +302,11 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   campaign->add_flag("--keep-going", launch.keep_going,
                      "Go on with the next launch when one fails");
+  campaign->add_option("--whole-job", launch.whole_job,
+                       "Also time the library's choices a job makes when it starts, one "
+                       "more launch each (han: Open MPI's coll/han); `colltune profile` "
+                       "compares them with default")
+      ->check(CLI::IsMember({"han"}));
 
   CLI::App* evaluate = app.add_subcommand(
       "evaluate", "Run default, every mock-up and the tuned table interleaved "

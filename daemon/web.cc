@@ -352,6 +352,8 @@ void WebServer::Route() {
       // The libraries' own algorithms (native:<name>) are drawn and reported
       // apart from the mock-ups: a page should not guess from the name.
       (*item->mutable_fields())["native"].set_bool_value(a.native());
+      // Chosen for a whole job at launch (coll/han): shown, never pinned.
+      (*item->mutable_fields())["whole_job"].set_bool_value(a.at_launch);
       google::protobuf::ListValue* libraries =
           (*item->mutable_fields())["libraries"].mutable_list_value();
       if (a.libraries & kOpenMpi) libraries->add_values()->set_string_value("Open MPI");

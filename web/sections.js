@@ -164,7 +164,8 @@
     const collective = el('select', { name: 'collective' }, collectives.map((c) => el('option', { value: c }, c)));
     const algorithm = el('select', { name: 'algorithm' });
     const fillAlgorithms = () => {
-      const mine = catalog.filter((a) => a.collective === collective.value);
+      // A whole-job choice (coll/han) cannot be pinned: no table runs it per call.
+      const mine = catalog.filter((a) => a.collective === collective.value && !a.whole_job);
       const natives = mine.filter((a) => a.native);
       algorithm.replaceChildren(
         el('option', { value: 'default' }, 'default'),

@@ -202,6 +202,35 @@ expect_fail "a layout needs as many hosts as nodes" "needs 4 hosts; --hosts name
   "${CT[@]}" campaign --layouts 4x1 --hosts a,b --bench "$BENCH" --launches 1
 expect_fail "campaign refuses zero launches" "launches" "${CT[@]}" campaign --np 2 --launches 0
 
+# 1d. A whole-job choice: coll/han, timed in a launch of its own (the MCA
+# variable set for that launch only), shown against default, never a rule.
+out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --whole-job han \
+      --name han --cluster han -- --collectives allreduce,alltoall --sizes 8,64K \
+      --nrep 10 --quiet </dev/null 2>&1)
+rc=$?
+expect_output "campaign --whole-job han: one more launch, with coll/han enabled" $rc "$out" \
+  "launch with han enabled: OMPI_MCA_coll_han_priority=100 .* --launched-with han" \
+  "campaign 'han': 2 launches on 2 processes"
+han_id=$("${CT[@]}" profiles --cluster han --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+check "the profile holds native:han for allreduce in every regime, nothing for alltoall" \
+  python3 -c '
+import json, sys
+pts = json.loads(sys.argv[1])["points"]
+han = {(p["collective"], p["msg_bytes"], p["regime"]) for p in pts if p["algorithm"] == "native:han"}
+want = {("allreduce", b, r) for b in (8, 65536) for r in ("sync", "loop", "imbalance")}
+assert han == want, han' "$("${CT[@]}" profile "$han_id" --json)"
+out=$("${CT[@]}" profile "$han_id")
+check "colltune profile compares it with default in each of the three regimes" \
+  test "$(sed -n '/^whole-job choices/,/^$/p' <<<"$out" |
+          grep -Ec "^  (sync|loop|imbalance) +2 +[0-9]+ +[0-9]+ +[0-9.]+ ")" -eq 3
+check "... and the table never names it" \
+  bash -c '! grep -q "native:han" <<<"$1"' _ "$("${CT[@]}" table --cluster han --comm-size 2)"
+expect_exit "the benchmark refuses --launched-with han where coll/han is off" 1 \
+  "coll_han_priority is 0, not above coll_tuned_priority" \
+  run_openmpi -np 2 "$BENCH" --launched-with han --collectives allreduce --sizes 8 --nrep 5
+expect_fail "--whole-job han is refused for MPICH" "Open MPI's coll/han" \
+  "${CT[@]}" campaign --np 2 --mpi mpich --whole-job han --bench "$BENCH" --launches 1
+
 # 4. colltune evaluate on the small campaign's profile.
 out=$(timeout 300 "${CT[@]}" evaluate "${DRIVE[@]}" --cluster small -- \
       --collectives allreduce,scatter --sizes 8,1K,64K --nrep 20 </dev/null 2>&1)

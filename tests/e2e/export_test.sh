@@ -417,6 +417,9 @@ profile() {  # LIBRARY: its profile id
 check "a native choice is pinned in the Open MPI profile" \
   "${D[@]}" --admin-token-file "$TOKEN" pin --profile "$(profile "Open MPI")" \
   --collective allreduce --algorithm native:recursive_doubling --max-bytes 32767
+expect_fail "a pin of native:han (a whole-job choice) is refused" "not per call" \
+  "${D[@]}" --admin-token-file "$TOKEN" pin --profile "$(profile "Open MPI")" \
+  --collective allreduce --algorithm native:han
 check "a native choice is pinned in the MPICH profile" \
   "${D[@]}" --admin-token-file "$TOKEN" pin --profile "$(profile MPICH)" \
   --collective allreduce --algorithm native:smp --min-bytes 4096

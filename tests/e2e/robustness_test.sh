@@ -10,7 +10,7 @@
 source tests/lib/testlib.sh
 args_as COLLTUNE_CLI SHIM APP ERRORS NO_HOSTNAME -- "$@"
 export COLLTUNE_AGENT="$COLLTUNE_CLI" COLLTUNE_CACHE_DIR="$T_TMP/cache"
-ALL_MOCKUPS=$("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" { printf "%s%s=%s", sep, $1, $2; sep="," }')
+ALL_MOCKUPS=$("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" && $3 != "job" { printf "%s%s=%s", sep, $1, $2; sep="," }')
 
 job() {  # job [ENV=VALUE...]: the example application under the shim
   local envs=()

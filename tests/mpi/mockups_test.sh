@@ -16,7 +16,7 @@ args_as COLLTUNE_CLI DIFF_OMPI DIFF_MPICH SHIM_OMPI SHIM_MPICH -- "$@"
 CASES=${CASES:-40}  # random cases after the differential's 32 edge cases
 
 # The algorithms to test: every (collective, algorithm) but default.
-mapfile -t PAIRS < <("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" { print $1 " " $2 }')
+mapfile -t PAIRS < <("$COLLTUNE_CLI" algorithms | awk 'NR > 1 && $2 != "default" && $3 != "native" && $3 != "job" { print $1 " " $2 }')
 [ "${#PAIRS[@]}" -gt 0 ] || fail "colltune algorithms lists mock-ups" "none listed"
 
 ran_mockup() {  # ran_mockup ALG OUTPUT
