@@ -188,12 +188,23 @@ sys.exit(0 if (c["comm_size"], c["nodes"], c["ppn"], c["placement"]) == (4, 2, 2
     # One campaign per layout, placed by mpirun on the nodes named.
     out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --layouts \
           2x2:round_robin,3+1 --hosts "${NAME}1,${NAME}2" --bench "$BENCH" --launches 1 \
-          --name layouts --mpirun "mpirun.openmpi --mca plm_rsh_agent $CLUSTER_AGENT
+          --whole-job han --name layouts --mpirun "mpirun.openmpi --mca plm_rsh_agent $CLUSTER_AGENT
             --mca btl_tcp_if_include $CLUSTER_SUBNET --mca oob_tcp_if_include $CLUSTER_SUBNET
             --mca mpi_yield_when_idle 1" \
           -- --collectives allreduce --sizes 8 --nrep 5 --quiet 2>&1 </dev/null)
-    expect_output "colltune campaign --layouts: one campaign per layout" $? "$out" \
-      "layout 2x2:round_robin: 4 processes on 2 nodes" "layout 3\+1: 4 processes on 2 nodes"
+    expect_output "colltune campaign --layouts: one campaign per layout, each with a coll/han launch" \
+      $? "$out" "layout 2x2:round_robin: 4 processes on 2 nodes" \
+      "layout 3\+1: 4 processes on 2 nodes" \
+      "launch with han enabled: OMPI_MCA_coll_han_priority=100 .* --launched-with han"
+    check "... one coll/han launch per layout" \
+      test "$(grep -c "launch with han enabled: OMPI_MCA_coll_han_priority=100" <<<"$out")" = 2
+    han=0
+    for id in $("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles --json |
+                python3 -c 'import json, sys; print(*[p["id"] for p in json.load(sys.stdin) if p["context"]["placement"] == "round_robin" or p["context"]["node_sizes"]])'); do
+      han=$(( han + $("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profile "$id" |
+                      grep -Ec "^allreduce +native:han +8 ") ))
+    done
+    check "coll/han across the nodes is measured in both layouts, in every regime" test "$han" = 6
     out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles --json 2>&1)
     check "each layout has a profile of its own: 2 x 2 by blocks, round robin, 3+1" \
       python3 -c '
