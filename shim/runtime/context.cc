@@ -61,8 +61,14 @@ int DetectContext(MPI_Comm comm, JobContext* context, std::string* why) {
   }
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
+  // A Gatherv, not a Gather: Open MPI 4.1's coll/han, when a job enables it,
+  // returns nothing at the root of MPI_Gather where ranks are not placed node
+  // by node (repairs.h), which is exactly the layout this finds out.
   std::vector<uint64_t> hashes(rank == 0 ? context->comm_size : 0);
-  rc = PMPI_Gather(&hash, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, 0, comm);
+  std::vector<int> ones(rank == 0 ? context->comm_size : 0, 1), at(ones.size());
+  for (size_t r = 0; r < at.size(); ++r) at[r] = static_cast<int>(r);
+  rc = PMPI_Gatherv(&hash, 1, MPI_UINT64_T, hashes.data(), ones.data(), at.data(),
+                    MPI_UINT64_T, 0, comm);
   if (rc != MPI_SUCCESS) return rc;
   // Rank 0 numbers the nodes in order of their first rank.
   std::vector<int> node_of(hashes.size());

@@ -14,6 +14,7 @@
 #include "shim/runtime/context.h"
 #include "shim/runtime/counted.h"
 #include "shim/runtime/log.h"
+#include "shim/runtime/repairs.h"
 #include "shim/runtime/table_source.h"
 
 namespace colltune::shim {
@@ -71,12 +72,15 @@ ObserveSettings ObserveFrom(const Config& c) {
 }
 
 // Rank 0's part of MPI_Init: settings and table, as the bytes to broadcast.
-void PrepareOnRoot(const JobContext& context, uint64_t* mem_budget,
+void PrepareOnRoot(const JobContext& context, int thread_level, uint64_t* mem_budget,
                    std::string* text, std::string* source,
                    ObserveSettings* observe, ReportPlan* plan) {
   Config config = ReadConfig();
   for (const std::string& e : config.errors) LogError("%s", e.c_str());
   AcquiredTable acquired = AcquireTable(config, context);
+  for (const std::string& r : RepairLibraryDefects(context, thread_level, &acquired.table)) {
+    LogInfo(1, "repair: %s", r.c_str());
+  }
   if (acquired.table.reproducible) config.reproducible = true;
   if (config.reproducible) {
     LogInfo(1, "reproducible: no exploration; every call runs what this table says");
@@ -243,7 +247,7 @@ void Runtime::Start(int thread_level) {
     ObserveSettings observe;
     ReportPlan plan;
     if (world_rank == 0) {
-      PrepareOnRoot(context, &mem_budget, &text, &source, &observe, &plan);
+      PrepareOnRoot(context, thread_level, &mem_budget, &text, &source, &observe, &plan);
     }
 
     uint64_t header[6] = {kInitMagic,       mem_budget,

@@ -146,6 +146,29 @@ for pair in "${HIER[@]}"; do
     "on 4 processes, 2 nodes \(3\+1 on 2 nodes\)"
 done
 
+# d3. A defect the shim repairs: with coll/han enabled and ranks placed round
+# robin, Open MPI 4.1.4's own MPI_Gather leaves the root's buffer untouched
+# (open-mpi/ompi issue 11664); under the shim every gather runs
+# gather_as_gatherv and the program's results verify.
+HAN=(--map-by node --mca coll_han_priority 100)
+out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 "${HAN[@]}" "$APP" --iters 3 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && ! grep -q "results verified" <<<"$out"; then
+  pass "the defect: Open MPI's gather under coll/han, round robin, gives wrong results natively"
+else
+  fail "the defect: Open MPI's gather under coll/han, round robin, gives wrong results natively" \
+    "rc=$rc"$'\n'"$out"
+fi
+out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 "${HAN[@]}" -x LD_PRELOAD="$SHIM" \
+      -x COLLTUNE_VERBOSE=1 "$APP" --iters 3 2>&1)
+expect_output "... repaired under the shim: gather runs gather_as_gatherv, results verified" $? \
+  "$out" "results verified" "repair: Open MPI 4.1.4 with coll/han enabled .*issue 11664" \
+  "on 4 processes, 2 nodes \(2 x 2, round robin\)" "ran mock-ups: .*gather_as_gatherv=[1-9]"
+out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 -x LD_PRELOAD="$SHIM" -x COLLTUNE_VERBOSE=1 \
+      "$APP" --iters 3 2>&1)
+expect_output "... and nothing is repaired where coll/han is off" $? "$out" "results verified"
+check "... (no repair line)" bash -c '! grep -q "repair:" <<<"$1"' _ "$out"
+
 # e. Slurm across the nodes. Its files, the daemon's socket and the job
 # scripts live outside /tmp, which every node has of its own.
 VDIR=$(mktemp -d /var/tmp/colltune-ct.XXXXXX)

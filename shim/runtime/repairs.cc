@@ -1,0 +1,61 @@
+#include "shim/runtime/repairs.h"
+
+#include <cstdio>
+#include <memory>
+
+#include "shim/native/controls.h"
+
+namespace colltune::shim {
+namespace {
+
+// Open MPI's coll/han, enabled for the job (its priority above coll/tuned's),
+// gathers at the root into a scratch buffer and copies it out in the wrong
+// direction wherever a communicator's ranks are not placed node by node, so
+// MPI_Gather leaves the root's buffer untouched (open-mpi/ompi issue 11664;
+// measured on 4.1.4 across 2 emulated nodes with --map-by node). Its
+// Gatherv, Allgather and the rest are right. Versions before the upstream
+// fix: 4.1.0-4.1.5.
+bool HanGatherIsWrong(const JobContext& context, int thread_level) {
+  if (context.library != "Open MPI" || context.nodes < 2) return false;
+  int minor = -1, patch = -1;
+  if (sscanf(context.library_version.c_str(), "4.%d.%d", &minor, &patch) != 2 ||
+      minor != 1 || patch > 5) {
+    return false;
+  }
+  std::vector<std::string> notes;
+  std::unique_ptr<Controls> controls = Controls::Open(thread_level, &notes);
+  if (controls == nullptr) return false;
+  const std::optional<Controls::Var> han = controls->Find("coll_han_priority");
+  const std::optional<Controls::Var> tuned = controls->Find("coll_tuned_priority");
+  int han_priority = 0, tuned_priority = 0;
+  return han && tuned && controls->Read(han->id, &han_priority) &&
+         controls->Read(tuned->id, &tuned_priority) && han_priority > tuned_priority;
+}
+
+}  // namespace
+
+std::vector<std::string> RepairLibraryDefects(const JobContext& context, int thread_level,
+                                              Table* table) {
+  std::vector<std::string> said;
+  if (!HanGatherIsWrong(context, thread_level)) return said;
+  std::optional<Algorithm>& gather = table->forced[IndexOf(Collective::kGather)];
+  const std::string why =
+      "Open MPI " + context.library_version +
+      " with coll/han enabled returns nothing at the root of MPI_Gather where ranks are "
+      "not placed node by node (open-mpi/ompi issue 11664)";
+  if (gather && *gather != Algorithm::kDefault && !IsNative(*gather)) {
+    said.push_back(why + "; gather is forced to " + std::string(InfoOf(*gather).name) +
+                   " already");
+    return said;
+  }
+  if (gather) {
+    said.push_back(why + "; COLLTUNE_FORCE gather=" + std::string(InfoOf(*gather).name) +
+                   " is kept as asked, and may give wrong results");
+    return said;
+  }
+  gather = Algorithm::kGatherAsGatherv;
+  said.push_back(why + ": every MPI_Gather runs gather_as_gatherv");
+  return said;
+}
+
+}  // namespace colltune::shim
