@@ -58,14 +58,10 @@ bool SetUpLaunchedWith(const Options& o, Bench* b) {
   std::vector<std::string> notes;
   if (std::unique_ptr<shim::Controls> controls =
           shim::Controls::Open(MPI_THREAD_SINGLE, &notes)) {
-    const std::optional<shim::Controls::Var> han = controls->Find("coll_han_priority");
-    const std::optional<shim::Controls::Var> tuned = controls->Find("coll_tuned_priority");
-    int han_priority = 0, tuned_priority = 0;
-    if (han && tuned && controls->Read(han->id, &han_priority) &&
-        controls->Read(tuned->id, &tuned_priority)) {
-      enabled = han_priority > tuned_priority ? 1 : 0;
-      why = "coll_han_priority is " + std::to_string(han_priority) +
-            ", not above coll_tuned_priority " + std::to_string(tuned_priority);
+    std::string values;
+    if (std::optional<bool> han = shim::HanOutranksTuned(*controls, &values)) {
+      enabled = *han ? 1 : 0;
+      why = values + ": coll/han does not outrank coll/tuned";
     }
   }
   int everywhere = 0;

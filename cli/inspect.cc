@@ -301,6 +301,31 @@ void PrintWholeJobChoices(const v1::GetProfileResponse& response) {
     printf("%s (Open MPI's coll/han; enable for a job: mpirun --mca coll_han_priority "
            "100)\n",
            algorithm.c_str());
+    // The whole job takes it or not, so the verdict is over every point and
+    // regime measured: a loss anywhere is a loss for the jobs that call there.
+    int points = 0, faster = 0, slower = 0;
+    double log_sum = 0;
+    for (const auto& [regime, t] : regimes) {
+      points += t.points;
+      faster += t.faster;
+      slower += t.slower;
+      log_sum += t.log_sum;
+    }
+    const double geomean = std::exp(log_sum / points);
+    if (slower == 0 && geomean >= 1.05) {
+      printf("  verdict: enable it for jobs of this layout: faster at %d of %d (point, "
+             "regime) pairs, slower at none, geometric mean %.3f\n",
+             faster, points, geomean);
+    } else if (faster == 0 || geomean < 1) {
+      printf("  verdict: keep it off: slower than default at %d of %d (point, regime) "
+             "pairs, faster at %d, geometric mean %.3f\n",
+             slower, points, faster, geomean);
+    } else {
+      printf("  verdict: only for jobs whose calls are where it wins: faster at %d of %d "
+             "(point, regime) pairs, slower at %d, geometric mean %.3f (the points are "
+             "above)\n",
+             faster, points, slower, geomean);
+    }
     printf("  %-10s %6s %7s %7s %9s  %s\n", "regime", "points", "faster", "slower",
            "geomean", "default time / its time: best, worst");
     for (Regime r : kAllRegimes) {  // in the evaluation's order

@@ -255,4 +255,19 @@ std::unique_ptr<Controls> Controls::Open(int thread_level, std::vector<std::stri
   return MpiT::Open(thread_level, notes);
 }
 
+std::optional<bool> HanOutranksTuned(Controls& controls, std::string* why) {
+  const std::optional<Controls::Var> han = controls.Find("coll_han_priority");
+  const std::optional<Controls::Var> tuned = controls.Find("coll_tuned_priority");
+  int han_priority = 0, tuned_priority = 0;
+  if (!han || !tuned || !controls.Read(han->id, &han_priority) ||
+      !controls.Read(tuned->id, &tuned_priority)) {
+    return std::nullopt;
+  }
+  if (why != nullptr) {
+    *why = "coll_han_priority is " + std::to_string(han_priority) + ", coll_tuned_priority " +
+           std::to_string(tuned_priority);
+  }
+  return han_priority > tuned_priority;
+}
+
 }  // namespace colltune::shim

@@ -47,6 +47,11 @@ class Controls {
   virtual std::optional<std::string> ReadString(const std::string& name) = 0;
 };
 
+// Open MPI: whether coll/han is enabled, its priority above coll/tuned's
+// (then it runs every collective it implements); nullopt where either
+// priority cannot be read (not Open MPI). *why (if given) says both values.
+std::optional<bool> HanOutranksTuned(Controls& controls, std::string* why = nullptr);
+
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_NATIVE_CONTROLS_H_

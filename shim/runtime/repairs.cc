@@ -24,12 +24,7 @@ bool HanGatherIsWrong(const JobContext& context, int thread_level) {
   }
   std::vector<std::string> notes;
   std::unique_ptr<Controls> controls = Controls::Open(thread_level, &notes);
-  if (controls == nullptr) return false;
-  const std::optional<Controls::Var> han = controls->Find("coll_han_priority");
-  const std::optional<Controls::Var> tuned = controls->Find("coll_tuned_priority");
-  int han_priority = 0, tuned_priority = 0;
-  return han && tuned && controls->Read(han->id, &han_priority) &&
-         controls->Read(tuned->id, &tuned_priority) && han_priority > tuned_priority;
+  return controls != nullptr && HanOutranksTuned(*controls).value_or(false);
 }
 
 }  // namespace

@@ -223,10 +223,12 @@ out=$("${CT[@]}" profile "$han_id")
 check "colltune profile compares it with default in each of the three regimes" \
   test "$(sed -n '/^whole-job choices/,/^$/p' <<<"$out" |
           grep -Ec "^  (sync|loop|imbalance) +2 +[0-9]+ +[0-9]+ +[0-9.]+ ")" -eq 3
+check "... with a verdict for the whole job" \
+  grep -Eq "^  verdict: (enable it for jobs of this layout|keep it off|only for jobs whose calls are where it wins): " <<<"$out"
 check "... and the table never names it" \
   bash -c '! grep -q "native:han" <<<"$1"' _ "$("${CT[@]}" table --cluster han --comm-size 2)"
 expect_exit "the benchmark refuses --launched-with han where coll/han is off" 1 \
-  "coll_han_priority is 0, not above coll_tuned_priority" \
+  "coll_han_priority is 0, coll_tuned_priority [0-9]+: coll/han does not outrank" \
   run_openmpi -np 2 "$BENCH" --launched-with han --collectives allreduce --sizes 8 --nrep 5
 expect_fail "--whole-job han is refused for MPICH" "Open MPI's coll/han" \
   "${CT[@]}" campaign --np 2 --mpi mpich --whole-job han --bench "$BENCH" --launches 1
