@@ -24,6 +24,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,7 @@
 #include "cli/output.h"
 #include "cli/rpc.h"
 #include "cli/tuning_file/coverage.h"
+#include "cli/tuning_file/han_rules.h"
 #include "cli/tuning_file/mpich_json.h"
 #include "cli/tuning_file/ompi_rules.h"
 #include "cli/tuning_file/vocabulary.h"
@@ -39,6 +43,7 @@
 #include "common/catalog.h"
 #include "common/layout.h"
 #include "common/limits.h"
+#include "common/regime.h"
 #include "common/table.h"
 #include "proto/context.h"
 
@@ -168,9 +173,13 @@ CLI::App* AddExportCommand(CLI::App* app, ExportArgs* a) {
       "without the shim");
   cmd->add_option("--format", a->format,
                   "ompi-rules (Open MPI's coll/tuned dynamic rules file) or mpich-json "
-                  "(MPICH's collective-selection JSON)")
+                  "(MPICH's collective-selection JSON) or han-rules (Open MPI coll/han's "
+                  "dynamic rules, from a profile's native:han: --profile)")
       ->required()
-      ->check(CLI::IsMember({"ompi-rules", "mpich-json"}));
+      ->check(CLI::IsMember({"ompi-rules", "mpich-json", "han-rules"}));
+  cmd->add_option("--profile", a->profile_id,
+                  "han-rules: the profile (colltune profiles) whose coll/han timings decide")
+      ->check(CLI::PositiveNumber);
   CLI::Option* table =
       cmd->add_option("--table", a->table_file,
                       "A table file (docs/table-format.md) instead of the daemon's table")
@@ -218,7 +227,101 @@ CLI::App* AddExportCommand(CLI::App* app, ExportArgs* a) {
   return cmd;
 }
 
+// han-rules: from a profile's timings of native:han against default
+// (campaign --whole-job han), where coll/han runs when a job enables it.
+static int ExportHanRules(const Connection& c, const ExportArgs& args) {
+  if (args.profile_id <= 0) {
+    return Usage("--format han-rules needs --profile ID (a profile with native:han: "
+                 "colltune campaign --whole-job han)");
+  }
+  auto stub = client::Connect(c.server);
+  v1::GetProfileRequest request;
+  request.set_id(args.profile_id);
+  v1::GetProfileResponse response;
+  grpc::Status status = stub->GetProfile(Call(c).get(), request, &response);
+  if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
+  const v1::Context& context = response.profile().context();
+  if (context.library() != "Open MPI") {
+    return Fail(absl::FailedPreconditionError(
+        "profile " + std::to_string(args.profile_id) + " is " + context.library() +
+        "'s: han-rules are for Open MPI's coll/han"));
+  }
+  // (collective, bytes, regime) -> default's and han's medians
+  std::map<std::tuple<int, int64_t, int>, std::pair<double, double>> medians;
+  for (const v1::PointSummary& p : response.points()) {
+    const std::optional<Collective> coll = ParseCollective(p.collective());
+    const std::optional<Regime> regime =
+        ParseRegime(p.regime().empty() ? "sync" : p.regime());
+    if (!coll || !regime || !p.problem().empty()) continue;
+    const std::optional<Algorithm> a = ParseAlgorithm(p.algorithm(), *coll);
+    if (!a || (*a != Algorithm::kDefault && !AtLaunchOnly(*a))) continue;
+    auto& m = medians[{IndexOf(*coll), p.msg_bytes(), static_cast<int>(*regime)}];
+    (*a == Algorithm::kDefault ? m.first : m.second) = p.median_seconds();
+  }
+  std::vector<tuning_file::HanPoint> points;
+  for (const auto& [key, m] : medians) {
+    if (m.first > 0 && m.second > 0) {
+      points.push_back({static_cast<Collective>(std::get<0>(key)), std::get<1>(key),
+                        static_cast<Regime>(std::get<2>(key)), m.first, m.second});
+    }
+  }
+  if (points.empty()) {
+    return Fail(absl::NotFoundError(
+        "profile " + std::to_string(args.profile_id) +
+        " has no timings of native:han next to default: run colltune campaign "
+        "--whole-job han on this layout first"));
+  }
+  const InstalledLibrary installed = AskOpenMpi();
+  if (installed.version.empty() || installed.version != context.library_version()) {
+    return Fail(absl::FailedPreconditionError(
+        "the profile was measured with Open MPI " + context.library_version() +
+        ", the library here is " + (installed.version.empty() ? "unknown" : installed.version) +
+        ": nothing written (export where the jobs' library is)"));
+  }
+  // coll/han's MPI_Gather is wrong where ranks are not placed node by node
+  // (shim/runtime/repairs.h): the file sends gather to coll/tuned.
+  int minor = -1, patch = -1;
+  const bool gather_defect =
+      sscanf(context.library_version().c_str(), "4.%d.%d", &minor, &patch) == 2 &&
+      minor == 1 && patch <= 5;
+  const std::vector<tuning_file::HanChoice> choices = tuning_file::ChooseHan(points, 0.05);
+  std::string header =
+      "# Open MPI coll/han dynamic rules, written by `colltune export --format han-rules`.\n"
+      "# Source: profile " + std::to_string(args.profile_id) + " (" + context.library() + " " +
+      context.library_version() + ", " + std::to_string(context.comm_size()) +
+      " processes on " + std::to_string(context.nodes()) + " nodes, " +
+      LayoutText(ContextFromProto(context)) + ")\n"
+      "# han runs a collective at the sizes where it was faster than default by 5 % in "
+      "every\n# regime measured (synchronized, back to back, after uneven work); "
+      "coll/tuned elsewhere.\n";
+  if (gather_defect) {
+    header += "# gather: coll/tuned at every size (this version's han gather is wrong "
+              "where ranks\n# are not placed node by node: open-mpi/ompi issue 11664).\n";
+  }
+  header +=
+      "# allreduce, allgather, allgatherv and scatter: left to coll/han at every size "
+      "(4.1.4\n# crashes when its rules send allreduce to coll/tuned; han measures the "
+      "others'\n# sizes otherwise than colltune).\n";
+  header +=
+      "# Use: mpirun --mca coll_han_priority 100 --mca coll_han_use_dynamic_file_rules 1 "
+      "\\\n#        --mca coll_han_dynamic_rules_filename THIS_FILE ...\n";
+  const std::string text = tuning_file::HanRules(choices, gather_defect, header);
+  if (absl::Status s = WriteOutput(args.output, text); !s.ok()) return Fail(s);
+  if (!args.output.empty()) {
+    int han_ranges = 0;
+    for (const tuning_file::HanChoice& ch : choices) {
+      for (const auto& r : ch.ranges) han_ranges += r.second ? 1 : 0;
+    }
+    std::cerr << "colltune: wrote " << args.output << " (han-rules): " << choices.size()
+              << " collectives, coll/han in " << han_ranges << " size range"
+              << (han_ranges == 1 ? "" : "s") << "\n";
+  }
+  return 0;
+}
+
 int Export(const Connection& c, const ExportArgs& args) {
+  if (args.format == "han-rules") return ExportHanRules(c, args);
+  if (args.profile_id > 0) return Usage("--profile is for --format han-rules");
   const bool mpich = args.format == "mpich-json";
   if (!mpich && (!args.mpich_base.empty() || !args.mpich_library.empty())) {
     return Usage("--mpich-base and --mpich-library are for --format mpich-json");

@@ -19,7 +19,8 @@
 namespace colltune::cli {
 
 struct ExportArgs {
-  std::string format;      // "ompi-rules" or "mpich-json"
+  std::string format;      // "ompi-rules", "mpich-json" or "han-rules"
+  int64_t profile_id = 0;  // han-rules: the profile whose native:han it exports
   std::string table_file;  // empty: ask the daemon for `context`
   // The daemon's table: cluster, library (default: the format's), version,
   // nodes, ppn. comm_size 0: every section the daemon has; else only the

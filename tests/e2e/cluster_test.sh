@@ -228,6 +228,21 @@ sys.exit(0 if (c["comm_size"], c["nodes"], c["ppn"], c["placement"]) == (4, 2, 2
                       grep -Ec "^allreduce +native:han +8 ") ))
     done
     check "coll/han across the nodes is measured in both layouts, in every regime" test "$han" = 6
+    # What the measurements give a site that launches jobs with coll/han:
+    # coll/han's own rules file, read by Open MPI itself (no shim).
+    rr=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles --json |
+         python3 -c 'import json, sys; print(*[p["id"] for p in json.load(sys.stdin) if p["context"]["placement"] == "round_robin"])')
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" export --format han-rules \
+          --profile "$rr" -o "$VDIR/han.rules" 2>&1)
+    expect_output "colltune export --format han-rules writes coll/han's rules from the profile" $? \
+      "$out" "wrote .*han.rules \(han-rules\)"
+    check "... sending gather to coll/tuned at every size (this version's han gather defect)" \
+      grep -Eq "^9 +# gather" "$VDIR/han.rules"
+    out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 "${HAN[@]}" \
+          --mca coll_han_use_dynamic_file_rules 1 \
+          --mca coll_han_dynamic_rules_filename "$VDIR/han.rules" "$APP" --iters 3 2>&1)
+    expect_output "... and Open MPI applies it: with coll/han on, round robin, no shim, the program verifies" \
+      $? "$out" "results verified"
     out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles --json 2>&1)
     check "each layout has a profile of its own: 2 x 2 by blocks, round robin, 3+1" \
       python3 -c '

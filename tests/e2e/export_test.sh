@@ -420,6 +420,14 @@ check "a native choice is pinned in the Open MPI profile" \
 expect_fail "a pin of native:han (a whole-job choice) is refused" "not per call" \
   "${D[@]}" --admin-token-file "$TOKEN" pin --profile "$(profile "Open MPI")" \
   --collective allreduce --algorithm native:han
+expect_exit "han-rules needs a profile" 2 "needs --profile" "${D[@]}" export --format han-rules
+expect_exit "--profile is for han-rules only" 2 "is for --format han-rules" \
+  "${D[@]}" export --format ompi-rules --profile "$(profile "Open MPI")"
+expect_fail "han-rules from a profile without coll/han timings says how to get them" \
+  "no timings of native:han .*--whole-job han" \
+  "${D[@]}" export --format han-rules --profile "$(profile "Open MPI")"
+expect_fail "han-rules from an MPICH profile is refused" "are for Open MPI's coll/han" \
+  "${D[@]}" export --format han-rules --profile "$(profile MPICH)"
 check "a native choice is pinned in the MPICH profile" \
   "${D[@]}" --admin-token-file "$TOKEN" pin --profile "$(profile MPICH)" \
   --collective allreduce --algorithm native:smp --min-bytes 4096
