@@ -127,10 +127,15 @@ for pair in "${HIER[@]}"; do
         -x COLLTUNE_FORCE="$coll=$alg" -x COLLTUNE_VERBOSE=1 \
         "$DIFF_OMPI" --collective "$coll" --cases "$CASES" --seed 6 2>&1)
   rc=$?
-  if [[ $alg == *_as_lanes ]]; then
+  if [[ $alg == allreduce_as_lanes ]]; then
     expect_output "Open MPI 3 + 1: $alg where it can, ${coll}_as_nodes elsewhere" $rc "$out" \
       "$ran" "cannot run a $coll call on 4 processes" \
       "not eligible: .*\b$alg=[1-9]" "ran mock-ups: .*\b${coll}_as_nodes=[1-9]"
+  elif [[ $alg == *_as_lanes ]]; then
+    expect_output "Open MPI 3 + 1: $alg where it can, the library's own elsewhere" $rc "$out" \
+      "$ran" "cannot run a $coll call on 4 processes" "not eligible: .*\b$alg=[1-9]"
+    check "... and not ${coll}_as_nodes" bash -c '! grep -Eq "ran mock-ups: .*\b$1=" <<<"$2"' \
+      _ "${coll}_as_nodes" "$out"
   else
     expect_output "Open MPI 3 + 1: $alg" $rc "$out" "$ran" \
       "on 4 processes, 2 nodes \(3\+1 on 2 nodes\)"

@@ -78,8 +78,9 @@ int Run(const AllreduceCall& c, const CollEnv& env) {
 
 }  // namespace
 
-const AlgorithmImpl<AllreduceCall> kAllreduceAsLanes = {Algorithm::kAllreduceAsLanes,
-                                                        Need, Run,
-    Algorithm::kAllreduceAsNodes};
+// Where nodes differ in size, allreduce_as_nodes runs instead: faster than
+// the library's own allreduce there (3 + 1 nodes, 8 B to 1 MiB, every regime).
+const AlgorithmImpl<AllreduceCall> kAllreduceAsLanes = {Algorithm::kAllreduceAsLanes, Need,
+                                                        Run, Algorithm::kAllreduceAsNodes};
 
 }  // namespace colltune::shim
