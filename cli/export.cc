@@ -43,6 +43,7 @@
 #include "common/catalog.h"
 #include "common/layout.h"
 #include "common/limits.h"
+#include "common/quirks.h"
 #include "common/regime.h"
 #include "common/table.h"
 #include "proto/context.h"
@@ -280,10 +281,7 @@ static int ExportHanRules(const Connection& c, const ExportArgs& args) {
   }
   // coll/han's MPI_Gather is wrong where ranks are not placed node by node
   // (shim/runtime/repairs.h): the file sends gather to coll/tuned.
-  int minor = -1, patch = -1;
-  const bool gather_defect =
-      sscanf(context.library_version().c_str(), "4.%d.%d", &minor, &patch) == 2 &&
-      minor == 1 && patch <= 5;
+  const bool gather_defect = HanGatherDefect(context.library_version());
   const std::vector<tuning_file::HanChoice> choices = tuning_file::ChooseHan(points, 0.05);
   std::string header =
       "# Open MPI coll/han dynamic rules, written by `colltune export --format han-rules`.\n"

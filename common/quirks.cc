@@ -112,4 +112,9 @@ std::string QuirkFormNames(uint8_t forms) {
   return out;
 }
 
+bool HanGatherDefect(std::string_view open_mpi_version) {
+  return CompareVersions(open_mpi_version, "4.1") >= 0 &&
+         CompareVersions(open_mpi_version, "4.1.6") < 0;
+}
+
 }  // namespace colltune

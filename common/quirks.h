@@ -66,6 +66,14 @@ std::string QuirkFormNames(uint8_t forms);
 // Compares dotted version numbers ("4.0.2" < "4.1"); non-digits end a part.
 int CompareVersions(std::string_view a, std::string_view b);
 
+// Open MPI's coll/han, when a job enables it, leaves MPI_Gather's root buffer
+// untouched where a communicator's ranks are not placed node by node
+// (open-mpi/ompi issue 11664; measured on 4.1.4): true for the 4.1 releases
+// before the upstream fix. A whole-job defect, not one of a forced algorithm,
+// so it is not a row above: the shim repairs it (shim/runtime/repairs.h) and
+// `colltune export --format han-rules` sends gather to coll/tuned.
+bool HanGatherDefect(std::string_view open_mpi_version);
+
 }  // namespace colltune
 
 #endif  // COLLTUNE_COMMON_QUIRKS_H_

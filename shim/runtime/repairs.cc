@@ -1,8 +1,8 @@
 #include "shim/runtime/repairs.h"
 
-#include <cstdio>
 #include <memory>
 
+#include "common/quirks.h"
 #include "shim/native/controls.h"
 
 namespace colltune::shim {
@@ -11,15 +11,11 @@ namespace {
 // Open MPI's coll/han, enabled for the job (its priority above coll/tuned's),
 // gathers at the root into a scratch buffer and copies it out in the wrong
 // direction wherever a communicator's ranks are not placed node by node, so
-// MPI_Gather leaves the root's buffer untouched (open-mpi/ompi issue 11664;
-// measured on 4.1.4 across 2 emulated nodes with --map-by node). Its
-// Gatherv, Allgather and the rest are right. Versions before the upstream
-// fix: 4.1.0-4.1.5.
+// MPI_Gather leaves the root's buffer untouched (common/quirks.h,
+// HanGatherDefect). Its Gatherv, Allgather and the rest are right.
 bool HanGatherIsWrong(const JobContext& context, int thread_level) {
-  if (context.library != "Open MPI" || context.nodes < 2) return false;
-  int minor = -1, patch = -1;
-  if (sscanf(context.library_version.c_str(), "4.%d.%d", &minor, &patch) != 2 ||
-      minor != 1 || patch > 5) {
+  if (context.library != "Open MPI" || context.nodes < 2 ||
+      !HanGatherDefect(context.library_version)) {
     return false;
   }
   std::vector<std::string> notes;

@@ -72,6 +72,16 @@ TEST(Catalog, NamesRoundTripAndAreUnique) {
   EXPECT_FALSE(Implements(Algorithm::kGatherAsGatherv, Collective::kScatter));
 }
 
+TEST(Quirks, HanGatherDefectCoversTheFourOneReleasesBeforeTheFix) {
+  EXPECT_TRUE(HanGatherDefect("4.1.4"));
+  EXPECT_TRUE(HanGatherDefect("4.1.0"));
+  EXPECT_TRUE(HanGatherDefect("4.1.5"));
+  EXPECT_FALSE(HanGatherDefect("4.1.6"));
+  EXPECT_FALSE(HanGatherDefect("4.0.7"));  // no coll/han
+  EXPECT_FALSE(HanGatherDefect("5.0.3"));
+  EXPECT_FALSE(HanGatherDefect(""));
+}
+
 TEST(Quirks, RowsNameKnownAlgorithmsAndFormsApplyByVersion) {
   for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
     // Every row names an algorithm the catalogue has for that library.
