@@ -39,6 +39,7 @@
 #include "cli/tuning_file/mpich_json.h"
 #include "cli/tuning_file/ompi_rules.h"
 #include "cli/tuning_file/vocabulary.h"
+#include "cli/whole_job.h"
 #include "client/client.h"
 #include "common/catalog.h"
 #include "common/layout.h"
@@ -247,23 +248,10 @@ static int ExportHanRules(const Connection& c, const ExportArgs& args) {
         "profile " + std::to_string(args.profile_id) + " is " + context.library() +
         "'s: han-rules are for Open MPI's coll/han"));
   }
-  // (collective, bytes, regime) -> default's and han's medians
-  std::map<std::tuple<int, int64_t, int>, std::pair<double, double>> medians;
-  for (const v1::PointSummary& p : response.points()) {
-    const std::optional<Collective> coll = ParseCollective(p.collective());
-    const std::optional<Regime> regime =
-        ParseRegime(p.regime().empty() ? "sync" : p.regime());
-    if (!coll || !regime || !p.problem().empty()) continue;
-    const std::optional<Algorithm> a = ParseAlgorithm(p.algorithm(), *coll);
-    if (!a || (*a != Algorithm::kDefault && !AtLaunchOnly(*a))) continue;
-    auto& m = medians[{IndexOf(*coll), p.msg_bytes(), static_cast<int>(*regime)}];
-    (*a == Algorithm::kDefault ? m.first : m.second) = p.median_seconds();
-  }
   std::vector<tuning_file::HanPoint> points;
-  for (const auto& [key, m] : medians) {
-    if (m.first > 0 && m.second > 0) {
-      points.push_back({static_cast<Collective>(std::get<0>(key)), std::get<1>(key),
-                        static_cast<Regime>(std::get<2>(key)), m.first, m.second});
+  for (const WholeJobPoint& p : WholeJobPoints(response)) {
+    if (p.algorithm == "native:han" && p.problem.empty()) {
+      points.push_back({p.collective, p.bytes, p.regime, p.default_seconds, p.choice_seconds});
     }
   }
   if (points.empty()) {

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/rpc.h"
+#include "cli/whole_job.h"
 #include "client/client.h"
 #include "common/catalog.h"
 #include "common/layout.h"
@@ -264,13 +265,6 @@ int ListProfiles(const Connection& c, const std::string& cluster,
 // per call, so this is the admin's question alone — launch jobs of this
 // layout with it, or not.
 void PrintWholeJobChoices(const v1::GetProfileResponse& response) {
-  // (collective, problem, bytes, regime) -> default's median.
-  std::map<std::tuple<std::string, std::string, int64_t, std::string>, double> def;
-  for (const v1::PointSummary& p : response.points()) {
-    if (p.algorithm() == "default" && p.median_seconds() > 0) {
-      def[{p.collective(), p.problem(), p.msg_bytes(), p.regime()}] = p.median_seconds();
-    }
-  }
   struct Tally {
     int points = 0, faster = 0, slower = 0;
     double log_sum = 0, best = 0, worst = 1e300;
@@ -278,19 +272,15 @@ void PrintWholeJobChoices(const v1::GetProfileResponse& response) {
   };
   // algorithm -> regime -> tally
   std::map<std::string, std::map<std::string, Tally>> tallies;
-  for (const v1::PointSummary& p : response.points()) {
-    const std::optional<Collective> c = ParseCollective(p.collective());
-    const std::optional<Algorithm> a = c ? ParseAlgorithm(p.algorithm(), *c) : std::nullopt;
-    if (!a || !AtLaunchOnly(*a) || p.median_seconds() <= 0) continue;
-    auto d = def.find({p.collective(), p.problem(), p.msg_bytes(), p.regime()});
-    if (d == def.end()) continue;
-    const double speedup = d->second / p.median_seconds();
-    Tally& t = tallies[p.algorithm()][p.regime().empty() ? "sync" : p.regime()];
+  for (const WholeJobPoint& p : WholeJobPoints(response)) {
+    const double speedup = p.default_seconds / p.choice_seconds;
+    Tally& t = tallies[p.algorithm][std::string(NameOf(p.regime))];
     ++t.points;
     t.faster += speedup >= 1.05 ? 1 : 0;
     t.slower += speedup <= 1 / 1.05 ? 1 : 0;
     t.log_sum += std::log(speedup);
-    const std::string at = p.collective() + " " + std::to_string(p.msg_bytes()) + " B";
+    const std::string at =
+        std::string(InfoOf(p.collective).name) + " " + std::to_string(p.bytes) + " B";
     if (speedup > t.best) t.best = speedup, t.best_at = at;
     if (speedup < t.worst) t.worst = speedup, t.worst_at = at;
   }
