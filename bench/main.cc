@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/options.h"
+#include "common/command_line.h"
 
 int main(int argc, char** argv) {
   using colltune::bench::Options;
@@ -205,12 +206,9 @@ int main(int argc, char** argv) {
                "Print the algorithms runnable here, the library's own as it lists them");
   app.add_flag("--csv", o.csv, "Print medians as CSV");
   app.add_flag("--quiet", o.quiet, "No progress on stderr");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = rank == 0 ? app.exit(e) : e.get_exit_code();
+  if (std::optional<int> code = colltune::ParseCommandLine(app, argc, argv, rank != 0)) {
     PMPI_Finalize();
-    return code == 0 ? 0 : 2;
+    return *code;
   }
   int world_size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &world_size);

@@ -42,6 +42,7 @@
 #include "cli/whole_job.h"
 #include "client/client.h"
 #include "common/catalog.h"
+#include "common/command_line.h"
 #include "common/layout.h"
 #include "common/limits.h"
 #include "common/quirks.h"
@@ -72,7 +73,6 @@ using tuning_file::Rows;
 using tuning_file::Span;
 using tuning_file::Target;
 
-constexpr int kUsageError = 2;
 
 // The table.
 
@@ -89,7 +89,6 @@ absl::StatusOr<Table> TableFromFile(const std::string& path) {
 
 absl::StatusOr<Table> TableFromDaemon(const Connection& c, const ExportArgs& args,
                                       const Target& t, std::string* source) {
-  auto stub = client::Connect(c.server);
   v1::GetTableRequest request;
   JobContext context = args.context;
   if (context.library.empty()) context.library = std::string(t.library_name);
@@ -107,8 +106,8 @@ absl::StatusOr<Table> TableFromDaemon(const Connection& c, const ExportArgs& arg
   if (context.comm_size <= 0) context.comm_size = limits::kMaxCommSize;
   *request.mutable_context() = ContextToProto(context);
   v1::GetTableResponse response;
-  grpc::Status status = stub->GetTable(Call(c).get(), request, &response);
-  if (!status.ok()) return client::FromGrpc(status, c.server);
+  absl::Status status = Ask(c, &v1::Tuning::Stub::GetTable, request, &response);
+  if (!status.ok()) return status;
   std::vector<std::string> warnings;
   absl::StatusOr<Table> table = client::TableFromProto(response.table(), &warnings);
   for (const std::string& w : warnings) std::cerr << "colltune: " << w << "\n";
@@ -236,12 +235,11 @@ static int ExportHanRules(const Connection& c, const ExportArgs& args) {
     return Usage("--format han-rules needs --profile ID (a profile with native:han: "
                  "colltune campaign --whole-job han)");
   }
-  auto stub = client::Connect(c.server);
   v1::GetProfileRequest request;
   request.set_id(args.profile_id);
   v1::GetProfileResponse response;
-  grpc::Status status = stub->GetProfile(Call(c).get(), request, &response);
-  if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
+  absl::Status status = Ask(c, &v1::Tuning::Stub::GetProfile, request, &response);
+  if (!status.ok()) return Fail(status);
   const v1::Context& context = response.profile().context();
   if (context.library() != "Open MPI") {
     return Fail(absl::FailedPreconditionError(

@@ -41,14 +41,13 @@ void PrintChanges(const std::string& changes) {
 
 int ShowHistory(const Connection& c, int64_t profile, int64_t version,
                 bool as_json) {
-  auto stub = client::Connect(c.server);
   if (version > 0) {
     v1::GetTableVersionRequest request;
     request.set_profile_id(profile);
     request.set_version(version);
     v1::GetTableVersionResponse response;
-    grpc::Status s = stub->GetTableVersion(Call(c).get(), request, &response);
-    if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+    absl::Status s = Ask(c, &v1::Tuning::Stub::GetTableVersion, request, &response);
+    if (!s.ok()) return Fail(s);
     const v1::TableSection& t = response.table();
     if (as_json) {
       json rules = json::array();
@@ -69,8 +68,8 @@ int ShowHistory(const Connection& c, int64_t profile, int64_t version,
   v1::GetTableHistoryRequest request;
   request.set_profile_id(profile);
   v1::GetTableHistoryResponse response;
-  grpc::Status s = stub->GetTableHistory(Call(c).get(), request, &response);
-  if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+  absl::Status s = Ask(c, &v1::Tuning::Stub::GetTableHistory, request, &response);
+  if (!s.ok()) return Fail(s);
   if (as_json) {
     json out = json::array();
     for (const v1::TableVersionSummary& v : response.versions()) {
@@ -101,15 +100,13 @@ int ShowHistory(const Connection& c, int64_t profile, int64_t version,
 }
 
 int Rollback(const Connection& c, int64_t profile, int64_t version) {
-  auto stub = client::Connect(c.server);
   v1::RollbackTableRequest request;
   request.set_profile_id(profile);
   request.set_version(version);
-  auto call = AdminCall(c, "RollbackTable", profile, request);
-  if (!call.ok()) return Fail(call.status());
   v1::RollbackTableResponse response;
-  grpc::Status s = stub->RollbackTable(call->get(), request, &response);
-  if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+  absl::Status s =
+      AskAsAdmin(c, "RollbackTable", profile, &v1::Tuning::Stub::RollbackTable, request, &response);
+  if (!s.ok()) return Fail(s);
   printf("profile %lld: the rules of version %lld are current again as version "
          "%lld\n",
          static_cast<long long>(profile), static_cast<long long>(version),
@@ -118,7 +115,6 @@ int Rollback(const Connection& c, int64_t profile, int64_t version) {
 }
 
 int AddPin(const Connection& c, const PinArgs& args) {
-  auto stub = client::Connect(c.server);
   v1::PinRequest request;
   v1::Pin* pin = request.mutable_pin();
   pin->set_profile_id(args.profile);
@@ -127,11 +123,10 @@ int AddPin(const Connection& c, const PinArgs& args) {
   pin->set_max_bytes(args.max_bytes);
   pin->set_algorithm(args.algorithm);
   pin->set_note(args.note);
-  auto call = AdminCall(c, "Pin", args.profile, request);
-  if (!call.ok()) return Fail(call.status());
   v1::PinResponse response;
-  grpc::Status s = stub->Pin(call->get(), request, &response);
-  if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+  absl::Status s =
+      AskAsAdmin(c, "Pin", args.profile, &v1::Tuning::Stub::Pin, request, &response);
+  if (!s.ok()) return Fail(s);
   printf("pin %lld: %s %lld-%s uses %s; profile %lld table version now %lld\n",
          static_cast<long long>(response.pin_id()), args.collective.c_str(),
          static_cast<long long>(args.min_bytes), Bytes(args.max_bytes).c_str(),
@@ -141,15 +136,13 @@ int AddPin(const Connection& c, const PinArgs& args) {
 }
 
 int RemovePin(const Connection& c, int64_t profile, int64_t pin) {
-  auto stub = client::Connect(c.server);
   v1::UnpinRequest request;
   request.set_profile_id(profile);
   request.set_pin_id(pin);
-  auto call = AdminCall(c, "Unpin", profile, request);
-  if (!call.ok()) return Fail(call.status());
   v1::UnpinResponse response;
-  grpc::Status s = stub->Unpin(call->get(), request, &response);
-  if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+  absl::Status s =
+      AskAsAdmin(c, "Unpin", profile, &v1::Tuning::Stub::Unpin, request, &response);
+  if (!s.ok()) return Fail(s);
   printf("pin %lld removed; profile %lld table version now %lld\n",
          static_cast<long long>(pin), static_cast<long long>(profile),
          static_cast<long long>(response.table_version()));
@@ -157,12 +150,11 @@ int RemovePin(const Connection& c, int64_t profile, int64_t pin) {
 }
 
 int ListPins(const Connection& c, int64_t profile, bool as_json) {
-  auto stub = client::Connect(c.server);
   v1::ListPinsRequest request;
   request.set_profile_id(profile);
   v1::ListPinsResponse response;
-  grpc::Status s = stub->ListPins(Call(c).get(), request, &response);
-  if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+  absl::Status s = Ask(c, &v1::Tuning::Stub::ListPins, request, &response);
+  if (!s.ok()) return Fail(s);
   if (as_json) {
     json out = json::array();
     for (const v1::Pin& p : response.pins()) out.push_back(PinJson(p));

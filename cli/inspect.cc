@@ -145,12 +145,11 @@ int Quirks(bool as_json, const std::string& library) {
 }
 
 int ShowTable(const Connection& c, const TableArgs& args) {
-  auto stub = client::Connect(c.server);
   v1::GetTableRequest request;
   *request.mutable_context() = ContextToProto(args.context);
   v1::GetTableResponse response;
-  grpc::Status status = stub->GetTable(Call(c).get(), request, &response);
-  if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
+  absl::Status status = Ask(c, &v1::Tuning::Stub::GetTable, request, &response);
+  if (!status.ok()) return Fail(status);
 
   // The shim's parser judges the table first: what it would refuse, the CLI
   // refuses too.
@@ -218,13 +217,12 @@ int ShowTable(const Connection& c, const TableArgs& args) {
 
 int ListProfiles(const Connection& c, const std::string& cluster,
                  const std::string& library, bool as_json) {
-  auto stub = client::Connect(c.server);
   v1::ListProfilesRequest request;
   request.set_cluster(cluster);
   request.set_library(library);
   v1::ListProfilesResponse response;
-  grpc::Status status = stub->ListProfiles(Call(c).get(), request, &response);
-  if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
+  absl::Status status = Ask(c, &v1::Tuning::Stub::ListProfiles, request, &response);
+  if (!status.ok()) return Fail(status);
   if (as_json) {
     json out = json::array();
     for (const v1::ProfileSummary& p : response.profiles()) {
@@ -331,12 +329,11 @@ void PrintWholeJobChoices(const v1::GetProfileResponse& response) {
 }
 
 int ShowProfile(const Connection& c, int64_t id, bool as_json) {
-  auto stub = client::Connect(c.server);
   v1::GetProfileRequest request;
   request.set_id(id);
   v1::GetProfileResponse response;
-  grpc::Status status = stub->GetProfile(Call(c).get(), request, &response);
-  if (!status.ok()) return Fail(client::FromGrpc(status, c.server));
+  absl::Status status = Ask(c, &v1::Tuning::Stub::GetProfile, request, &response);
+  if (!status.ok()) return Fail(status);
   if (as_json) {
     json points = json::array();
     for (const v1::PointSummary& p : response.points()) {

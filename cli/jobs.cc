@@ -40,13 +40,12 @@ std::string CountedLine(const v1::JobReportSummary& r) {
 }  // namespace
 
 int ListJobs(const Connection& c, int64_t profile, int limit, bool as_json) {
-  auto stub = client::Connect(c.server);
   v1::ListJobReportsRequest request;
   request.set_profile_id(profile);
   request.set_limit(limit);
   v1::ListJobReportsResponse response;
-  grpc::Status s = stub->ListJobReports(Call(c).get(), request, &response);
-  if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+  absl::Status s = Ask(c, &v1::Tuning::Stub::ListJobReports, request, &response);
+  if (!s.ok()) return Fail(s);
   if (as_json) {
     nlohmann::json out = nlohmann::json::array();
     for (const v1::JobReportSummary& r : response.reports()) {

@@ -117,12 +117,10 @@ void WarnIfOversubscribedUnbound(const LaunchArgs& a) {
 
 // Fails fast, before any mpirun, when the daemon cannot be reached.
 absl::Status Reachable(const Connection& c) {
-  auto stub = client::Connect(c.server);
   v1::ListProfilesRequest request;
   request.set_cluster("-");  // matches nothing: a cheap round trip
   v1::ListProfilesResponse response;
-  return client::FromGrpc(stub->ListProfiles(Call(c).get(), request, &response),
-                          c.server);
+  return Ask(c, &v1::Tuning::Stub::ListProfiles, request, &response);
 }
 
 double Since(std::chrono::steady_clock::time_point t) {

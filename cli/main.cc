@@ -13,11 +13,11 @@
 #include "cli/export.h"
 #include "cli/launcher.h"
 #include "common/catalog.h"
+#include "common/command_line.h"
 
 namespace {
 
-constexpr int kUsageError = 2;
-
+using colltune::kUsageError;
 using colltune::cli::LaunchArgs;
 
 // Options shared by `campaign` and `evaluate`.
@@ -328,14 +328,7 @@ int main(int argc, char** argv) {
   colltune::cli::ExportArgs export_args;
   CLI::App* export_cmd = colltune::cli::AddExportCommand(&app, &export_args);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kUsageError;
-  }
+  if (std::optional<int> code = colltune::ParseCommandLine(app, argc, argv)) return *code;
   if (!munge_socket.empty()) setenv("COLLTUNE_MUNGE_SOCKET", munge_socket.c_str(), 1);
   if (!tls_ca.empty()) setenv("COLLTUNE_TLS_CA", tls_ca.c_str(), 1);
 

@@ -18,20 +18,22 @@
 namespace colltune::cli {
 namespace {
 
-// "GL12" sorts after "GL3".
-int GuidelineNumber(const std::string& g) {
-  return g.size() > 2 ? atoi(g.c_str() + 2) : 0;
+// By family, then number: "GL12" sorts after "GL3", seed 003's "DGL2" apart
+// from seed 004's.
+std::pair<std::string, int> GuidelineKey(const std::string& g) {
+  const size_t digits = g.find_first_of("0123456789");
+  if (digits == std::string::npos) return {g, 0};
+  return {g.substr(0, digits), atoi(g.c_str() + digits)};
 }
 
 }  // namespace
 
 int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
-  auto stub = client::Connect(c.server);
   v1::GetViolationsRequest request;
   request.set_profile_id(profile);
   v1::GetViolationsResponse response;
-  grpc::Status s = stub->GetViolations(Call(c).get(), request, &response);
-  if (!s.ok()) return Fail(client::FromGrpc(s, c.server));
+  absl::Status s = Ask(c, &v1::Tuning::Stub::GetViolations, request, &response);
+  if (!s.ok()) return Fail(s);
 
   std::vector<v1::Violation> guideline, selection, monotony, defect;
   for (const v1::Violation& v : response.violations()) {
@@ -43,9 +45,9 @@ int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
   }
   std::sort(guideline.begin(), guideline.end(),
             [](const v1::Violation& a, const v1::Violation& b) {
-              return std::make_tuple(GuidelineNumber(a.guideline()),
+              return std::make_tuple(GuidelineKey(a.guideline()),
                                      a.collective(), a.algorithm(), a.msg_bytes()) <
-                     std::make_tuple(GuidelineNumber(b.guideline()),
+                     std::make_tuple(GuidelineKey(b.guideline()),
                                      b.collective(), b.algorithm(), b.msg_bytes());
             });
   std::sort(selection.begin(), selection.end(),

@@ -91,15 +91,8 @@ std::optional<int> ParseCounted(std::string_view name) {
 }
 
 std::string_view KindName(CallKind kind) {
-  switch (kind) {
-    case CallKind::kNonblocking:
-      return "nonblocking";
-    case CallKind::kPersistent:
-      return "persistent";
-    case CallKind::kNeighborhood:
-      return "neighborhood";
-  }
-  return "";
+  constexpr std::string_view kKindNames[] = {"nonblocking", "persistent", "neighborhood"};
+  return kKindNames[static_cast<int>(kind)];
 }
 
 std::optional<CallKind> ParseKind(std::string_view name) {

@@ -5,22 +5,18 @@
 
 namespace colltune {
 
-std::string_view NameOf(Regime r) {
-  switch (r) {
-    case Regime::kLoop:
-      return "loop";
-    case Regime::kImbalance:
-      return "imbalance";
-    case Regime::kSync:
-      break;
-  }
-  return "sync";
-}
+namespace {
+// In the enum's order.
+constexpr std::string_view kRegimeNames[kNumRegimes] = {"sync", "loop", "imbalance"};
+}  // namespace
+
+std::string_view NameOf(Regime r) { return kRegimeNames[IndexOf(r)]; }
 
 std::optional<Regime> ParseRegime(std::string_view name) {
-  if (name.empty() || name == "sync") return Regime::kSync;
-  if (name == "loop") return Regime::kLoop;
-  if (name == "imbalance") return Regime::kImbalance;
+  if (name.empty()) return Regime::kSync;
+  for (Regime r : kAllRegimes) {
+    if (NameOf(r) == name) return r;
+  }
   return std::nullopt;
 }
 

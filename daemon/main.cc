@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <iostream>
@@ -17,6 +18,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "auth/munge.h"
+#include "common/command_line.h"
 #include "common/paths.h"
 #include "daemon/engine_flags.h"
 #include "daemon/metrics.h"
@@ -32,14 +34,16 @@
 
 namespace {
 
-bool MakeDirs(const std::string& dir) {
-  for (size_t i = 1; i <= dir.size(); ++i) {
-    if (i == dir.size() || dir[i] == '/') {
-      std::string part = dir.substr(0, i);
-      if (mkdir(part.c_str(), 0750) != 0 && errno != EEXIST) return false;
-    }
+// The state directory and its parents; one it creates is closed to others
+// (it holds the database and the socket).
+std::error_code MakeDirs(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::create_directories(dir, ec)) {
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec,
+                    ec);
   }
-  return true;
+  return ec;
 }
 
 }  // namespace
@@ -152,20 +156,12 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
+  if (std::optional<int> code = colltune::ParseCommandLine(app, argc, argv)) return *code;
   spdlog::set_default_logger(spdlog::stderr_color_mt("colltuned"));
   spdlog::set_level(spdlog::level::from_str(log_level));
   if (db_path.empty() || listen.empty()) {
-    if (!MakeDirs(state_dir)) {
-      spdlog::error("cannot create state directory {}: {}", state_dir,
-                    strerror(errno));
+    if (std::error_code ec = MakeDirs(state_dir)) {
+      spdlog::error("cannot create state directory {}: {}", state_dir, ec.message());
       return 1;
     }
   }

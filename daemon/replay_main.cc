@@ -16,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/command_line.h"
 #include "common/limits.h"
 #include "common/stats.h"
 #include "common/table.h"
@@ -65,12 +66,7 @@ int main(int argc, char** argv) {
   app.add_option("--format", format, "text (with the changes) or shim (table file)")
       ->check(CLI::IsMember({"text", "shim"}))
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 2;  // usage errors: 2, as every colltune command
-  }
+  if (std::optional<int> code = ParseCommandLine(app, argc, argv)) return *code;
 
   auto store = db::Store::Open(db_path);
   if (!store.ok()) {

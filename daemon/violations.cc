@@ -10,15 +10,8 @@
 namespace colltune::daemon {
 
 std::string_view ViolationKindName(ViolationKind k) {
-  switch (k) {
-    case ViolationKind::kSelection:
-      return "selection";
-    case ViolationKind::kMonotony:
-      return "monotony";
-    case ViolationKind::kGuideline:
-      break;
-  }
-  return "guideline";
+  constexpr std::string_view kNames[] = {"guideline", "selection", "monotony"};  // the enum's order
+  return kNames[static_cast<int>(k)];
 }
 
 std::vector<ViolationFound> FindViolations(

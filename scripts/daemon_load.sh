@@ -31,23 +31,17 @@ while [ $# -gt 0 ]; do
   esac
 done
 scripts/install-deps.sh
-bazel build -c opt //bench:colltune-daemon-load //daemon:colltuned //cli:colltune 2>&1 | tail -n 1
-BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
-WORK=$(mktemp -d /tmp/colltune-load.XXXXXX)
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-HTTP_PORT=$(port)
-"$BIN/daemon/colltuned" --db "$WORK/colltune.db" --listen "unix:$WORK/s" \
-  --max-reports-per-uid-per-minute 0 --max-uploads-per-uid-per-minute 0 \
-  --http "127.0.0.1:$HTTP_PORT" --web-dir web 2>"$WORK/colltuned.log" &
-DAEMON=$!
-trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do
-  "$BIN/cli/colltune" --server "unix:$WORK/s" profiles >/dev/null 2>&1 && break
-  sleep 0.1
-done
+source scripts/lib/options.sh
+build_opt //bench:colltune-daemon-load //daemon:colltuned //cli:colltune
+COLLTUNE=$BIN/cli/colltune
+COLLTUNED=$BIN/daemon/colltuned
+HTTP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+COLLTUNED_ARGS=(--max-reports-per-uid-per-minute 0 --max-uploads-per-uid-per-minute 0
+                --http "127.0.0.1:$HTTP_PORT" --web-dir web)
+source scripts/lib/daemon.sh load
 echo "colltuned: unix socket, $(nproc) cores"
 rc=0
-"$BIN/bench/colltune-daemon-load" --server "unix:$WORK/s" --http "127.0.0.1:$HTTP_PORT" --rate "$RATE" \
+"$BIN/bench/colltune-daemon-load" --server "$SERVER" --http "127.0.0.1:$HTTP_PORT" --rate "$RATE" \
   --populate-measurements "$POPULATE_MEASUREMENTS" --populate-reports "$POPULATE_REPORTS" --targets \
   ${ARGS[@]+"${ARGS[@]}"} || rc=$?
 echo "database: $(du -h "$WORK/colltune.db" | cut -f1), $(sqlite3 "$WORK/colltune.db" 'SELECT COUNT(*) FROM measurements') measurements, $(sqlite3 "$WORK/colltune.db" 'SELECT COUNT(*) FROM job_reports') job reports"

@@ -13,18 +13,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=8
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --jobs) JOBS=$2; shift 2 ;;
-    *) echo "usage: scripts/demo_online.sh [--jobs N]" >&2; exit 2 ;;
-  esac
-done
+source scripts/lib/options.sh
+options "scripts/demo_online.sh [--jobs N]" --jobs=JOBS -- "$@"
 
 scripts/install-deps.sh
 echo "== building"
-bazel build -c opt //daemon:colltuned //cli:colltune //shim:libcolltune.so \
-  //examples:collective_mix //tests/e2e:seed_profile_openmpi 2>&1 | tail -n 1
-BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
+build_opt //daemon:colltuned //cli:colltune //shim:libcolltune.so //examples:collective_mix \
+  //tests/e2e:seed_profile_openmpi
 COLLTUNE=$BIN/cli/colltune
 SHIM=$BIN/shim/libcolltune.so
 

@@ -10,13 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=8080
 JOBS=1000
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --port) PORT=$2; shift 2 ;;
-    --jobs) JOBS=$2; shift 2 ;;
-    *) echo "usage: scripts/demo_web.sh [--port N] [--jobs N]" >&2; exit 2 ;;
-  esac
-done
+source scripts/lib/options.sh
+options "scripts/demo_web.sh [--port N] [--jobs N]" --port=PORT --jobs=JOBS -- "$@"
 scripts/install-deps.sh
 bazel build -c opt //daemon:colltuned //tests/web:seed_web >/dev/null 2>&1 ||
   bazel build -c opt //daemon:colltuned //tests/web:seed_web

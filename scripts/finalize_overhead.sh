@@ -14,45 +14,23 @@
 #   scripts/finalize_overhead.sh [--np 2] [--launches 20] [--libraries openmpi,mpich]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NP=2
-LAUNCHES=20
-LIBRARIES=openmpi,mpich
-usage() { echo "usage: scripts/finalize_overhead.sh [--np N] [--launches N] [--libraries openmpi,mpich]" >&2; exit 2; }
 source scripts/lib/launch.sh
-overhead_options "$@"
-scripts/install-deps.sh
-bazel build -c opt //bench:colltune-finalize-time //bench:colltune-finalize-time-mpich \
-  //shim:libcolltune.so //shim:libcolltune-mpich.so //cli:colltune //daemon:colltuned \
-  2>&1 | tail -n 1
-BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
-COLLTUNE=$BIN/cli/colltune
-COLLTUNED=$BIN/daemon/colltuned
-source scripts/lib/daemon.sh finalize-overhead
+overhead_setup finalize_overhead finalize-time 20 "$@"
 export COLLTUNE_CACHE_DIR="$WORK/cache"
 unset COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE COLLTUNE_REPORT
 
 run() {  # LIBRARY MODE -> prints finalize_ms
-  local lib=$1 mode=$2 prog shim env=()
-  if [ "$lib" = openmpi ]; then
-    prog=$BIN/bench/colltune-finalize-time shim=$BIN/shim/libcolltune.so
-  else
-    prog=$BIN/bench/colltune-finalize-time-mpich shim=$BIN/shim/libcolltune-mpich.so
-  fi
+  local lib=$1 mode=$2 env=()
+  pick "$lib"
   case "$mode" in
     native) ;;
-    quiet) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER" COLLTUNE_REPORT=0) ;;
-    report) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER" COLLTUNE_REPORT=1) ;;
-    down) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="unix:$WORK/gone.sock" COLLTUNE_REPORT=1) ;;
+    quiet) env=(LD_PRELOAD="$SHIM" COLLTUNE_SERVER="$SERVER" COLLTUNE_REPORT=0) ;;
+    report) env=(LD_PRELOAD="$SHIM" COLLTUNE_SERVER="$SERVER" COLLTUNE_REPORT=1) ;;
+    down) env=(LD_PRELOAD="$SHIM" COLLTUNE_SERVER="unix:$WORK/gone.sock" COLLTUNE_REPORT=1) ;;
   esac
-  launch "$lib" "$NP" "$prog" ${env[@]+"${env[@]}"} | awk '/^finalize_ms/ {print $2}'
+  launch "$lib" "$NP" "$PROG" ${env[@]+"${env[@]}"} | awk '/^finalize_ms/ {print $2}'
 }
 
-IFS=, read -r -a libs <<<"$LIBRARIES"
-for lib in "${libs[@]}"; do
-  modes=(native quiet report down)
-  interleave "$lib" "${modes[@]}"
-  echo "MPI_Finalize, $lib, np $NP, $LAUNCHES launches per mode (rank 0's time):"
-  summary --over quiet:report,down $(for m in "${modes[@]}"; do echo "$WORK/$lib.$m"; done)
-done
+compare_modes MPI_Finalize "rank 0's time" --over quiet:report,down native quiet report down
 sent=$("$COLLTUNE" --server "$SERVER" jobs --profile 1 2>/dev/null | head -1 || true)
 echo "reports the daemon stored: $sent"

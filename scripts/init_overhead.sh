@@ -15,20 +15,8 @@
 #   scripts/init_overhead.sh [--np 2] [--launches 30] [--libraries openmpi,mpich]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NP=2
-LAUNCHES=30
-LIBRARIES=openmpi,mpich
-usage() { echo "usage: scripts/init_overhead.sh [--np N] [--launches N] [--libraries openmpi,mpich]" >&2; exit 2; }
 source scripts/lib/launch.sh
-overhead_options "$@"
-scripts/install-deps.sh
-bazel build -c opt //bench:colltune-init-time //bench:colltune-init-time-mpich \
-  //shim:libcolltune.so //shim:libcolltune-mpich.so //cli:colltune //daemon:colltuned \
-  2>&1 | tail -n 1
-BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
-COLLTUNE=$BIN/cli/colltune
-COLLTUNED=$BIN/daemon/colltuned
-source scripts/lib/daemon.sh init-overhead
+overhead_setup init_overhead init-time 30 "$@"
 # A second daemon on loopback TCP for the agent mode.
 TCP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$COLLTUNED" --db "$WORK/tcp.db" --listen "127.0.0.1:$TCP_PORT" --insecure-accept-anonymous-uploads 2>"$WORK/tcp.log" &
@@ -40,28 +28,18 @@ export COLLTUNE_CACHE_DIR="$WORK/cache" COLLTUNE_REPORT=0
 unset COLLTUNE_SERVER COLLTUNE_TABLE COLLTUNE_FORCE
 
 run() {  # LIBRARY MODE -> prints init_ms
-  local lib=$1 mode=$2 prog shim env=()
-  if [ "$lib" = openmpi ]; then
-    prog=$BIN/bench/colltune-init-time shim=$BIN/shim/libcolltune.so
-  else
-    prog=$BIN/bench/colltune-init-time-mpich shim=$BIN/shim/libcolltune-mpich.so
-  fi
+  local lib=$1 mode=$2 env=()
+  pick "$lib"
   case "$mode" in
     native) ;;
-    shim) env=(LD_PRELOAD="$shim") ;;
-    daemon) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="$SERVER") ;;
-    agent) env=(LD_PRELOAD="$shim" COLLTUNE_SERVER="dns:127.0.0.1:$TCP_PORT") ;;
+    shim) env=(LD_PRELOAD="$SHIM") ;;
+    daemon) env=(LD_PRELOAD="$SHIM" COLLTUNE_SERVER="$SERVER") ;;
+    agent) env=(LD_PRELOAD="$SHIM" COLLTUNE_SERVER="dns:127.0.0.1:$TCP_PORT") ;;
   esac
-  launch "$lib" "$NP" "$prog" ${env[@]+"${env[@]}"} | awk '/^init_ms/ {print $2}'
+  launch "$lib" "$NP" "$PROG" ${env[@]+"${env[@]}"} | awk '/^init_ms/ {print $2}'
 }
 
-IFS=, read -r -a libs <<<"$LIBRARIES"
-for lib in "${libs[@]}"; do
-  modes=(native shim daemon agent)
-  interleave "$lib" "${modes[@]}"
-  echo "MPI_Init, $lib, np $NP, $LAUNCHES launches per mode (slowest rank's time):"
-  summary $(for m in "${modes[@]}"; do echo "$WORK/$lib.$m"; done)
-done
+compare_modes MPI_Init "slowest rank's time" native shim daemon agent
 
 # The agent alone: `colltune table` end to end, as a job's rank 0 runs it.
 : >"$WORK/agent.table"

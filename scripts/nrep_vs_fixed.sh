@@ -12,19 +12,10 @@ cd "$(dirname "$0")/.."
 NP=4
 FIXED=1000
 LAUNCHES=5
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --np) NP=$2; shift 2 ;;
-    --fixed) FIXED=$2; shift 2 ;;
-    --launches) LAUNCHES=$2; shift 2 ;;
-    *) echo "usage: scripts/nrep_vs_fixed.sh [--np N] [--fixed N] [--launches N]" >&2; exit 2 ;;
-  esac
-done
-bazel build -c opt //daemon:colltuned //daemon:colltune-replay //cli:colltune \
-  //bench:colltune-bench 2>&1 | tail -n 1
-BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+source scripts/lib/options.sh
+options "scripts/nrep_vs_fixed.sh [--np N] [--fixed N] [--launches N]" \
+  --np=NP --fixed=FIXED --launches=LAUNCHES -- "$@"
+build_opt //daemon:colltuned //daemon:colltune-replay //cli:colltune //bench:colltune-bench
 WORK=$(mktemp -d /tmp/colltune-nrep.XXXXXX)
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -10,18 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 NP=2
 NREP=300
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --np) NP=$2; shift 2 ;;
-    --nrep) NREP=$2; shift 2 ;;
-    *) echo "usage: scripts/overhead.sh [--np N] [--nrep N]" >&2; exit 2 ;;
-  esac
-done
+source scripts/lib/options.sh
+options "scripts/overhead.sh [--np N] [--nrep N]" --np=NP --nrep=NREP -- "$@"
 scripts/install-deps.sh
-bazel build -c opt //bench:colltune-overhead //shim:libcolltune.so //cli:colltune 2>&1 | tail -n 1
-BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+build_opt //bench:colltune-overhead //shim:libcolltune.so //cli:colltune
 first=1
 "$BIN/cli/colltune" algorithms | awk 'NR > 1 && $3 ~ /^GL/ { print $1, $2 }' |
 while read -r coll alg; do

@@ -1,16 +1,49 @@
 # Shared by the overhead benchmarks (scripts/init_overhead.sh,
 # scripts/finalize_overhead.sh).
 
-# Parses --np, --launches and --libraries into NP, LAUNCHES and LIBRARIES
-# (the caller sets the defaults); anything else calls the caller's `usage`.
-overhead_options() {
-  while [ $# -gt 0 ]; do
-    case "$1" in
-      --np) NP=$2; shift 2 ;;
-      --launches) LAUNCHES=$2; shift 2 ;;
-      --libraries) LIBRARIES=$2; shift 2 ;;
-      *) usage ;;
-    esac
+# Parses the script's options (--np, default 2; --launches, default
+# LAUNCHES; --libraries, default both) into NP, LAUNCHES and LIBRARIES,
+# installs what is missing, builds bench/PROGRAM for both libraries, the
+# shims, colltune and colltuned, and starts a daemon (scripts/lib/daemon.sh).
+#   overhead_setup SCRIPT PROGRAM LAUNCHES "$@"
+overhead_setup() {
+  local script=$1
+  OVERHEAD_PROGRAM=$2 NP=2 LAUNCHES=$3 LIBRARIES=openmpi,mpich
+  shift 3
+  source scripts/lib/options.sh
+  options "scripts/$script.sh [--np N] [--launches N] [--libraries openmpi,mpich]" \
+    --np=NP --launches=LAUNCHES --libraries=LIBRARIES -- "$@"
+  scripts/install-deps.sh
+  build_opt "//bench:colltune-$OVERHEAD_PROGRAM" "//bench:colltune-$OVERHEAD_PROGRAM-mpich" \
+    //shim:libcolltune.so //shim:libcolltune-mpich.so //cli:colltune //daemon:colltuned
+  COLLTUNE=$BIN/cli/colltune
+  COLLTUNED=$BIN/daemon/colltuned
+  source scripts/lib/daemon.sh "$script"
+}
+
+# Sets PROG and SHIM to overhead_setup's program and the shim for LIBRARY.
+#   pick openmpi|mpich
+pick() {
+  if [ "$1" = openmpi ]; then
+    PROG=$BIN/bench/colltune-$OVERHEAD_PROGRAM SHIM=$BIN/shim/libcolltune.so
+  else
+    PROG=$BIN/bench/colltune-$OVERHEAD_PROGRAM-mpich SHIM=$BIN/shim/libcolltune-mpich.so
+  fi
+}
+
+# For every library of LIBRARIES: the modes interleaved (see interleave),
+# then the line "WHAT, LIBRARY, np NP, LAUNCHES launches per mode (WHOSE):"
+# and their summary.
+#   compare_modes WHAT WHOSE [--over BASE:MODE,...] MODE...
+compare_modes() {
+  local what=$1 whose=$2 over=() lib libs m
+  shift 2
+  if [ "$1" = --over ]; then over=(--over "$2"); shift 2; fi
+  IFS=, read -r -a libs <<<"$LIBRARIES"
+  for lib in "${libs[@]}"; do
+    interleave "$lib" "$@"
+    echo "$what, $lib, np $NP, $LAUNCHES launches per mode ($whose):"
+    summary ${over[@]+"${over[@]}"} $(for m in "$@"; do echo "$WORK/$lib.$m"; done)
   done
 }
 

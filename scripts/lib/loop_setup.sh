@@ -8,18 +8,11 @@
 LOOP_NAME=$1
 shift
 ROUNDS=5
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --rounds) ROUNDS=$2; shift 2 ;;
-    *) echo "usage: scripts/$LOOP_NAME.sh [--rounds N]" >&2; exit 2 ;;
-  esac
-done
+source scripts/lib/options.sh
+options "scripts/$LOOP_NAME.sh [--rounds N]" --rounds=ROUNDS -- "$@"
 scripts/install-deps.sh
 command -v valgrind >/dev/null || apt-get install -y -q valgrind >/dev/null
-bazel build -c opt //bench:colltune-loop //shim:libcolltune.so 2>&1 | tail -n 1
-BIN=$(bazel info -c opt bazel-bin 2>/dev/null)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+build_opt //bench:colltune-loop //shim:libcolltune.so
 WORK=$(mktemp -d "/tmp/colltune-$LOOP_NAME.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 SHIM="$BIN/shim/libcolltune.so"

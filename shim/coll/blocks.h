@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "shim/coll/algorithm.h"
 #include "shim/coll/datatype.h"
 
 namespace colltune::shim {
@@ -16,6 +17,13 @@ namespace colltune::shim {
 // nothing, see EqualBlocks).
 inline bool FitsIntBlocks(int64_t bytes, int p) {
   return bytes >= 0 && bytes * p <= INT_MAX;
+}
+
+// For rooted mock-ups over p blocks of the call's key size: the root is valid
+// and the blocks fit int counts (both rank-invariant).
+template <typename Call>
+bool RootedBlocksFit(const Call& c, const CollEnv& env) {
+  return RootInRange(c.root, env) && FitsIntBlocks(c.KeyBytes(env), env.size);
 }
 
 // Scratch for `arrays` int arrays of p entries each.

@@ -59,4 +59,34 @@ int64_t OwnBytes(const ScattervCall& c, int rank) {
   return static_cast<int64_t>(c.recvcount) * TypeSize(c.recvtype);
 }
 
+namespace {
+template <typename Call>
+int UnpackAll(const void* bytes, const Call& c, int p, const Layout& recv) {
+  return UnpackBytes(bytes, c.recvbuf, static_cast<int64_t>(c.recvcount) * p, c.recvtype, recv);
+}
+
+template <typename Call>
+int LargestOf(const Call& c, const CollEnv& env, int64_t* largest) {
+  const int64_t mine = OwnBytes(c, env.rank);
+  if (mine < 0) return MPI_ERR_TYPE;
+  return PMPI_Allreduce(&mine, largest, 1, MPI_INT64_T, MPI_MAX, env.comm);
+}
+}  // namespace
+
+int LargestOwnBytes(const GathervCall& c, const CollEnv& env, int64_t* largest) {
+  return LargestOf(c, env, largest);
+}
+
+int LargestOwnBytes(const ScattervCall& c, const CollEnv& env, int64_t* largest) {
+  return LargestOf(c, env, largest);
+}
+
+int UnpackGathered(const void* bytes, const AllgatherCall& c, int p, const Layout& recv) {
+  return UnpackAll(bytes, c, p, recv);
+}
+
+int UnpackGathered(const void* bytes, const GatherCall& c, int p, const Layout& recv) {
+  return UnpackAll(bytes, c, p, recv);
+}
+
 }  // namespace colltune::shim

@@ -7,6 +7,7 @@
 
 #include "shim/coll/calls.h"
 #include "shim/coll/datatype.h"
+#include "shim/coll/env.h"
 
 namespace colltune::shim {
 
@@ -30,6 +31,16 @@ Block OwnBlock(const ScattervCall& c, int rank);
 int64_t OwnBytes(const GathervCall& c, int rank);
 // This rank's block size in bytes (at an in-place root, its send block).
 int64_t OwnBytes(const ScattervCall& c, int rank);
+
+// Unpacks p blocks gathered as packed bytes into the call's receive buffer
+// (p x recvcount elements of recvtype, whose layout is `recv`).
+int UnpackGathered(const void* bytes, const AllgatherCall& c, int p, const Layout& recv);
+int UnpackGathered(const void* bytes, const GatherCall& c, int p, const Layout& recv);
+
+// The largest block in bytes over every rank's OwnBytes (one MPI_Allreduce),
+// the same on every rank. MPI_ERR_TYPE where this rank's type is invalid.
+int LargestOwnBytes(const GathervCall& c, const CollEnv& env, int64_t* largest);
+int LargestOwnBytes(const ScattervCall& c, const CollEnv& env, int64_t* largest);
 
 // The largest block of an MPI_Allgatherv in bytes (every rank holds all
 // counts, so the same on every rank), or -1 if a count is negative or the

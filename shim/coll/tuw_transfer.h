@@ -12,6 +12,7 @@
 #ifndef COLLTUNE_SHIM_COLL_TUW_TRANSFER_H_
 #define COLLTUNE_SHIM_COLL_TUW_TRANSFER_H_
 
+#include <climits>
 #include <optional>
 
 #include "shim/coll/algorithm.h"
@@ -51,6 +52,15 @@ struct Call {
 
 // The scratch bound of a call (rank-invariant), or nullopt when it cannot run.
 std::optional<uint64_t> Need(int root, const CollEnv& env);
+
+// The same for a regular call (MPI_Gather, MPI_Scatter), whose block must also
+// fit an int byte count.
+template <typename Call>
+std::optional<uint64_t> NeedRegular(const Call& c, const CollEnv& env) {
+  const int64_t bytes = c.KeyBytes(env);
+  if (bytes < 0 || bytes > INT_MAX) return std::nullopt;
+  return Need(c.root, env);
+}
 
 // Builds the tree and gathers (scatters) along it. Returns the MPI error code.
 int Gather(const CollEnv& env, const Call& call);

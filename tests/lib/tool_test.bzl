@@ -1,5 +1,22 @@
 """tool_test: a shell test run with the paths of the programs it drives."""
 
+# The shim built for each library, Open MPI's first (the order tests take them in).
+SHIMS = ["//shim:libcolltune.so", "//shim:libcolltune-mpich.so"]
+
+# colltune-bench built for each library, Open MPI's first.
+BENCHES = ["//bench:colltune-bench", "//bench:colltune-bench-mpich"]
+
+def per_library(target):
+    """An mpi_cc_binary's two programs, Open MPI's first.
+
+    Args:
+      target: the label mpi_cc_binary was given as name.
+
+    Returns:
+      [target_openmpi, target_mpich].
+    """
+    return [target + "_openmpi", target + "_mpich"]
+
 def tool_test(name, script, tools, data = [], **kwargs):
     """An sh_test of `script`, called with the path of each of `tools` in order.
 

@@ -60,9 +60,7 @@ int Run(const AllgatherCall& c, const CollEnv& env) {
   rc = PMPI_Allgatherv(mine, static_cast<int>(bytes), MPI_BYTE, all, counts,
                        displs, MPI_BYTE, env.comm);
   if (rc != MPI_SUCCESS || recv.dense) return rc;
-  return UnpackBytes(all, c.recvbuf,
-                     static_cast<int64_t>(c.recvcount) * env.size, c.recvtype,
-                     recv);
+  return UnpackGathered(all, c, env.size, recv);
 }
 
 }  // namespace

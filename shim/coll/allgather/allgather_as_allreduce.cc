@@ -48,8 +48,7 @@ int Run(const AllgatherCall& c, const CollEnv& env) {
   rc = PMPI_Allreduce(MPI_IN_PLACE, work, static_cast<int>(total), MPI_BYTE,
                       MPI_BOR, env.comm);
   if (rc != MPI_SUCCESS || direct) return rc;
-  return UnpackBytes(work, c.recvbuf, static_cast<int64_t>(c.recvcount) * env.size,
-                     c.recvtype, recv);
+  return UnpackGathered(work, c, env.size, recv);
 }
 
 }  // namespace

@@ -42,9 +42,7 @@ int Run(const AllgatherCall& c, const CollEnv& env) {
   const int b = static_cast<int>(bytes);
   rc = PMPI_Alltoall(copies, b, MPI_BYTE, staging, b, MPI_BYTE, env.comm);
   if (rc != MPI_SUCCESS || recv.dense) return rc;
-  return UnpackBytes(staging, c.recvbuf,
-                     static_cast<int64_t>(c.recvcount) * env.size, c.recvtype,
-                     recv);
+  return UnpackGathered(staging, c, env.size, recv);
 }
 
 }  // namespace

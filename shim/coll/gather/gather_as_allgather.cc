@@ -20,9 +20,7 @@ namespace {
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
   const int64_t bytes = c.KeyBytes(env);
-  if (!RootInRange(c.root, env) || !FitsIntBlocks(bytes, env.size)) {
-    return std::nullopt;
-  }
+  if (!RootedBlocksFit(c, env)) return std::nullopt;
   return AlignUp(static_cast<uint64_t>(bytes) * env.size) +
          AlignUp(static_cast<uint64_t>(bytes));
 }
@@ -52,9 +50,7 @@ int Run(const GatherCall& c, const CollEnv& env) {
   const int b = static_cast<int>(bytes);
   rc = PMPI_Allgather(mine, b, MPI_BYTE, all, b, MPI_BYTE, env.comm);
   if (rc != MPI_SUCCESS || !is_root || recv_direct) return rc;
-  return UnpackBytes(all, c.recvbuf,
-                     static_cast<int64_t>(c.recvcount) * env.size, c.recvtype,
-                     recv);
+  return UnpackGathered(all, c, env.size, recv);
 }
 
 }  // namespace

@@ -12,9 +12,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
-  if (!RootInRange(c.root, env) || !FitsIntBlocks(c.KeyBytes(env), env.size)) {
-    return std::nullopt;
-  }
+  if (!RootedBlocksFit(c, env)) return std::nullopt;
   return IntArraysBytes(env.size, 2);
 }
 

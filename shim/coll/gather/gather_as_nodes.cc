@@ -25,8 +25,7 @@ constexpr int kTag = 2;
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
   const int64_t bytes = c.KeyBytes(env);
-  if (!RootInRange(c.root, env) || !FitsIntBlocks(bytes, env.size) ||
-      Nodes(env) == nullptr) {
+  if (!RootedBlocksFit(c, env) || Nodes(env) == nullptr) {
     return std::nullopt;
   }
   return AlignUp(static_cast<uint64_t>(bytes) * env.size) +

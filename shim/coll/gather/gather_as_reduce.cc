@@ -22,9 +22,7 @@ namespace {
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
   const int64_t bytes = c.KeyBytes(env);
-  if (!RootInRange(c.root, env) || !FitsIntBlocks(bytes, env.size)) {
-    return std::nullopt;
-  }
+  if (!RootedBlocksFit(c, env)) return std::nullopt;
   return 2 * AlignUp(static_cast<uint64_t>(bytes) * env.size);
 }
 
@@ -50,9 +48,7 @@ int Run(const GatherCall& c, const CollEnv& env) {
   rc = PMPI_Reduce(work, result, static_cast<int>(total), MPI_BYTE, MPI_BOR,
                    c.root, env.comm);
   if (rc != MPI_SUCCESS || !staging) return rc;
-  return UnpackBytes(result, c.recvbuf,
-                     static_cast<int64_t>(c.recvcount) * env.size, c.recvtype,
-                     recv);
+  return UnpackGathered(result, c, env.size, recv);
 }
 
 }  // namespace

@@ -15,9 +15,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const GatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env);
-  if (bytes < 0 || bytes > INT_MAX) return std::nullopt;
-  return tuw::Need(c.root, env);
+  return tuw::NeedRegular(c, env);
 }
 
 int Run(const GatherCall& c, const CollEnv& env) {

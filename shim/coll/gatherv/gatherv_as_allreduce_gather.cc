@@ -24,10 +24,8 @@ std::optional<uint64_t> Need(const GathervCall& c, const CollEnv& env) {
 }
 
 int Run(const GathervCall& c, const CollEnv& env) {
-  const int64_t mine = OwnBytes(c, env.rank);
-  if (mine < 0) return MPI_ERR_TYPE;
   int64_t largest = 0;
-  int rc = PMPI_Allreduce(&mine, &largest, 1, MPI_INT64_T, MPI_MAX, env.comm);
+  int rc = LargestOwnBytes(c, env, &largest);
   if (rc != MPI_SUCCESS) return rc;
   const bool root = env.rank == c.root;
   // The root holds p padded blocks; others one. The bound all ranks check is

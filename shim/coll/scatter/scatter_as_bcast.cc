@@ -17,9 +17,7 @@ namespace {
 
 std::optional<uint64_t> Need(const ScatterCall& c, const CollEnv& env) {
   const int64_t bytes = c.KeyBytes(env);
-  if (!RootInRange(c.root, env) || !FitsIntBlocks(bytes, env.size)) {
-    return std::nullopt;
-  }
+  if (!RootedBlocksFit(c, env)) return std::nullopt;
   return AlignUp(static_cast<uint64_t>(bytes) * env.size);
 }
 

@@ -11,9 +11,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const ScatterCall& c, const CollEnv& env) {
-  if (!RootInRange(c.root, env) || !FitsIntBlocks(c.KeyBytes(env), env.size)) {
-    return std::nullopt;
-  }
+  if (!RootedBlocksFit(c, env)) return std::nullopt;
   return IntArraysBytes(env.size, 2);
 }
 

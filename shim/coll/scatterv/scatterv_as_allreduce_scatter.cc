@@ -21,10 +21,8 @@ std::optional<uint64_t> Need(const ScattervCall& c, const CollEnv& env) {
 }
 
 int Run(const ScattervCall& c, const CollEnv& env) {
-  const int64_t mine = OwnBytes(c, env.rank);
-  if (mine < 0) return MPI_ERR_TYPE;
   int64_t largest = 0;
-  int rc = PMPI_Allreduce(&mine, &largest, 1, MPI_INT64_T, MPI_MAX, env.comm);
+  int rc = LargestOwnBytes(c, env, &largest);
   if (rc != MPI_SUCCESS) return rc;
   const uint64_t all = static_cast<uint64_t>(largest) * env.size;
   if (largest > INT_MAX / env.size || all > env.mem_budget) return c.Native(env.comm);
