@@ -404,7 +404,8 @@ int Export(const Connection& c, const ExportArgs& args) {
   std::string library_bytes;
   Json base;
   if (mpich) {
-    absl::StatusOr<Json> tree = MpichBase(args, &library_bytes, &notes);
+    absl::StatusOr<Json> tree =
+        MpichBase(args.mpich_library, args.mpich_base, &library_bytes, &notes);
     if (!tree.ok()) return Fail(tree.status());
     base = std::move(*tree);
     t.mpich_library = &library_bytes;

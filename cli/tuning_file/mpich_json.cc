@@ -223,21 +223,21 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 }
 
 // The tree to start from, and the library's bytes to check names against.
-absl::StatusOr<Json> MpichBase(const ExportArgs& args, std::string* library_bytes,
+absl::StatusOr<Json> MpichBase(const std::string& library_path,
+                               const std::string& base_file, std::string* library_bytes,
                                Notes* notes) {
-  const std::string library =
-      args.mpich_library.empty() ? FindMpichLibrary() : args.mpich_library;
+  const std::string library = library_path.empty() ? FindMpichLibrary() : library_path;
   if (!library.empty()) {
     absl::StatusOr<std::string> bytes = ReadFile(library);
     if (!bytes.ok()) return bytes.status();
     *library_bytes = std::move(*bytes);
   }
-  if (!args.mpich_base.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(args.mpich_base);
+  if (!base_file.empty()) {
+    absl::StatusOr<std::string> text = ReadFile(base_file);
     if (!text.ok()) return text.status();
     Json tree = Json::parse(*text, nullptr, false);
     if (tree.is_discarded() || !tree.is_object()) {
-      return absl::InvalidArgumentError(args.mpich_base + " is not a JSON object");
+      return absl::InvalidArgumentError(base_file + " is not a JSON object");
     }
     if (library.empty()) {
       notes->Add(

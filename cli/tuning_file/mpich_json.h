@@ -21,7 +21,6 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/status/statusor.h"
-#include "cli/export.h"
 #include "cli/tuning_file/coverage.h"
 
 namespace colltune::cli::tuning_file {
@@ -30,11 +29,11 @@ namespace colltune::cli::tuning_file {
 // meaning: the tree is read, changed and written in order.
 using Json = nlohmann::ordered_json;
 
-// The tree to start from (--mpich-base, else the built-in tree of the MPICH
-// library found or named), and in *library_bytes the library's bytes to
-// check algorithm names against.
-absl::StatusOr<Json> MpichBase(const ExportArgs& args, std::string* library_bytes,
-                               Notes* notes);
+// The tree to start from (`base_file`, --mpich-base, else the built-in tree
+// of the MPICH library at `library`, --mpich-library, or found), and in
+// *library_bytes the library's bytes to check algorithm names against.
+absl::StatusOr<Json> MpichBase(const std::string& library, const std::string& base_file,
+                               std::string* library_bytes, Notes* notes);
 
 // `tree` with the intra-communicator branches of `colls` replaced.
 absl::StatusOr<std::string> MpichJson(
