@@ -11,6 +11,7 @@
 #define COLLTUNE_SHIM_COLL_CALLS_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/catalog.h"
 #include "shim/coll/datatype.h"
@@ -323,6 +324,24 @@ struct ScattervCall {
                          recvcount, recvtype, root, comm);
   }
 };
+
+// The datatype that describes this rank's data: `datatype`, else the send
+// type (the receive type with MPI_IN_PLACE); MPI_DATATYPE_NULL for a barrier
+// and for the per-peer types of Alltoallw.
+template <class Call>
+MPI_Datatype DataTypeOf(const Call& c) {
+  if constexpr (std::is_same_v<Call, AlltoallwCall> || std::is_same_v<Call, BarrierCall>) {
+    return MPI_DATATYPE_NULL;
+  } else if constexpr (std::is_same_v<Call, BcastCall> || std::is_same_v<Call, AllreduceCall> ||
+                       std::is_same_v<Call, ReduceCall> || std::is_same_v<Call, ScanCall> ||
+                       std::is_same_v<Call, ExscanCall> ||
+                       std::is_same_v<Call, ReduceScatterCall> ||
+                       std::is_same_v<Call, ReduceScatterBlockCall>) {
+    return c.datatype;
+  } else {
+    return c.sendbuf == MPI_IN_PLACE ? c.recvtype : c.sendtype;
+  }
+}
 
 }  // namespace colltune::shim
 

@@ -50,6 +50,7 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
       }
     }
   }
+  rt->NoteDatatype(c, DataTypeOf(call));
   Outcome outcome = Outcome::kDefault;
   Algorithm ran = Algorithm::kDefault;
   const uint64_t t0 = clock::Now();

@@ -9,6 +9,7 @@
 #include "common/layout.h"
 #include "common/quirks.h"
 #include "common/table.h"
+#include "shim/coll/datatype_class.h"
 #include "shim/runtime/agent.h"
 #include "shim/runtime/config.h"
 #include "shim/runtime/context.h"
@@ -399,6 +400,14 @@ FinalDelivery Runtime::Stop() {
             Summary(rt->total_runs_, Kinds::kMockups).c_str(),
             Summary(rt->total_runs_, Kinds::kNatives).c_str(),
             Summary(rt->total_ineligible_).c_str());
+    if (!rt->datatypes_seen_.empty()) {
+      std::string seen;
+      for (const std::string& d : rt->datatypes_seen_) seen += (seen.empty() ? "" : ", ") + d;
+      LogInfo(1,
+              "finalize: rank 0's sampled calls with derived datatypes (seed 003's "
+              "layouts; campaigns measure contiguous data): %s",
+              seen.c_str());
+    }
   }
   PMPI_Comm_free_keyval(&rt->keyval_);
   PMPI_Comm_free(&rt->world_);
@@ -507,6 +516,15 @@ int Runtime::DeleteAttribute(MPI_Comm, int, void* value, void* extra) {
   s->nodes.Free();
   delete s;
   return MPI_SUCCESS;
+}
+
+void Runtime::NoteDatatype(Collective c, MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL || VerboseLevel() < 1) return;
+  const DatatypeClass k = ClassOf(type);
+  if (k.layout == LayoutClass::kContiguous) return;
+  std::string seen = std::string(InfoOf(c).name) + " " + Describe(k);
+  std::lock_guard<std::mutex> lock(mu_);
+  datatypes_seen_.insert(std::move(seen));
 }
 
 void Runtime::Record(CommState& s, Collective c, Algorithm a, Outcome outcome,

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
 
 #include "common/catalog.h"
 #include "shim/coll/algorithm.h"
@@ -129,6 +131,10 @@ class Runtime {
     return slice.Lookup(static_cast<uint64_t>(bytes));
   }
 
+  // Under COLLTUNE_VERBOSE: remembers the layout class of a sampled call's
+  // derived datatype, for the finalize line (seed 003's layouts a job uses).
+  void NoteDatatype(Collective c, MPI_Datatype type);
+
   // Counts what a dispatched call did and says so under COLLTUNE_VERBOSE.
   void Record(CommState& s, Collective c, Algorithm a, Outcome outcome, Algorithm ran);
 
@@ -211,6 +217,7 @@ class Runtime {
   std::array<uint64_t, kNumAlgorithms> total_runs_{};
   std::array<uint64_t, kNumAlgorithms> total_ineligible_{};
   std::array<std::atomic<bool>, kNumAlgorithms> noted_ineligible_{};
+  std::set<std::string> datatypes_seen_;  // "bcast tiled/8B"; guarded by mu_
 };
 
 }  // namespace colltune::shim

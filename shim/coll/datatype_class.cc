@@ -1,0 +1,236 @@
+#include "shim/coll/datatype_class.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "shim/coll/datatype.h"
+
+namespace colltune::shim {
+namespace {
+
+// Displacements this far from 0 are addresses (a type used with MPI_BOTTOM):
+// what such a type means depends on memory, not on its shape.
+constexpr MPI_Aint kAbsolute = MPI_Aint{1} << 32;
+// Deeper constructor trees are not worth reading.
+constexpr int kMaxDepth = 16;
+
+// A constructor tree, read bottom up.
+struct Shape {
+  LayoutClass layout = LayoutClass::kOther;
+  int64_t block = 0;                        // bytes of the smallest contiguous block
+  MPI_Datatype basic = MPI_DATATYPE_NULL;   // the one basic type, if one
+  bool mixed = false;                       // more than one basic type
+};
+
+int64_t SizeOf(MPI_Datatype t) {
+  int size = 0;
+  return PMPI_Type_size(t, &size) == MPI_SUCCESS ? size : 0;
+}
+
+// Adds `inner`'s basic types to `s`.
+void Merge(const Shape& inner, Shape* s) {
+  if (inner.mixed || (s->basic != MPI_DATATYPE_NULL && inner.basic != s->basic)) {
+    s->mixed = true;
+  }
+  if (s->basic == MPI_DATATYPE_NULL) s->basic = inner.basic;
+}
+
+Shape Read(MPI_Datatype type, int depth);
+
+// Blocks of `inner` repeated at displacements: tiled when `strided`, else
+// indexed; strided inner blocks make it nested; struct stays struct.
+Shape Blocks(const Shape& inner, int64_t min_blocklength, bool strided) {
+  Shape s = inner;
+  switch (inner.layout) {
+    case LayoutClass::kContiguous:
+      s.layout = strided ? LayoutClass::kTiled : LayoutClass::kIndexed;
+      s.block = min_blocklength * inner.block;
+      break;
+    case LayoutClass::kTiled:
+    case LayoutClass::kIndexed:
+    case LayoutClass::kNested:
+      s.layout = LayoutClass::kNested;
+      break;
+    case LayoutClass::kStruct:
+    case LayoutClass::kOther:
+      break;
+  }
+  return s;
+}
+
+Shape ReadDerived(MPI_Datatype type, int combiner, int depth, const std::vector<int>& ints,
+                  const std::vector<MPI_Datatype>& types) {
+  Shape s;
+  if (types.empty()) return s;
+  const Shape inner = Read(types[0], depth + 1);
+  switch (combiner) {
+    case MPI_COMBINER_DUP:
+    case MPI_COMBINER_CONTIGUOUS:
+    case MPI_COMBINER_RESIZED:
+      // Gaps a resize or a contiguous of gapped elements makes show in the
+      // whole type's extents, checked by ClassOf.
+      return inner;
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR:  // ints: count, blocklength (+ stride)
+      return Blocks(inner, ints.size() > 1 ? ints[1] : 1, true);
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK:  // ints: count, blocklength, ...
+      return Blocks(inner, ints.size() > 1 ? ints[1] : 1, false);
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED: {  // ints: count, blocklengths[count], ...
+      int64_t smallest = 0;
+      for (int i = 1; i <= ints[0] && i < static_cast<int>(ints.size()); ++i) {
+        if (ints[i] > 0 && (smallest == 0 || ints[i] < smallest)) smallest = ints[i];
+      }
+      return Blocks(inner, smallest > 0 ? smallest : 1, false);
+    }
+    case MPI_COMBINER_STRUCT: {  // ints: count, blocklengths[count]
+      s = Blocks(inner, ints.size() > 1 && ints[1] > 0 ? ints[1] : 1, false);
+      for (size_t i = 1; i < types.size(); ++i) {
+        const Shape member = Read(types[i], depth + 1);
+        Merge(member, &s);
+        const int64_t length = i + 1 < ints.size() ? ints[i + 1] : 1;
+        if (length > 0 && member.block > 0 && length * member.block < s.block) {
+          s.block = length * member.block;
+        }
+        if (member.layout == LayoutClass::kOther) s.layout = LayoutClass::kOther;
+      }
+      if (s.mixed && s.layout != LayoutClass::kOther) s.layout = LayoutClass::kStruct;
+      return s;
+    }
+    case MPI_COMBINER_SUBARRAY: {  // ints: ndims, sizes, subsizes, starts, order
+      const int ndims = ints.empty() ? 0 : ints[0];
+      if (ndims < 1 || static_cast<int>(ints.size()) < 3 * ndims + 2) return s;
+      const bool c_order = ints[3 * ndims + 1] == MPI_ORDER_C;
+      const int64_t fastest = ints[1 + ndims + (c_order ? ndims - 1 : 0)];
+      s = Blocks(inner, fastest, true);
+      if (ndims > 1 && s.layout == LayoutClass::kTiled) s.layout = LayoutClass::kNested;
+      return s;
+    }
+    default:  // darray, and what a newer MPI adds
+      (void)type;
+      return s;
+  }
+}
+
+Shape Read(MPI_Datatype type, int depth) {
+  Shape s;
+  int ni = 0, na = 0, nd = 0, combiner = 0;
+  if (depth > kMaxDepth || PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) {
+    return s;
+  }
+  if (combiner == MPI_COMBINER_NAMED) {
+    s.layout = LayoutClass::kContiguous;
+    s.block = SizeOf(type);
+    s.basic = type;
+    return s;
+  }
+  std::vector<int> ints(ni);
+  std::vector<MPI_Aint> addrs(na);
+  std::vector<MPI_Datatype> types(nd);
+  if (PMPI_Type_get_contents(type, ni, na, nd, ints.data(), addrs.data(), types.data()) !=
+      MPI_SUCCESS) {
+    return s;
+  }
+  s = ReadDerived(type, combiner, depth, ints, types);
+  // get_contents hands out new handles to derived inner types.
+  for (MPI_Datatype& t : types) {
+    int ti = 0, ta = 0, td = 0, tc = 0;
+    if (PMPI_Type_get_envelope(t, &ti, &ta, &td, &tc) == MPI_SUCCESS &&
+        tc != MPI_COMBINER_NAMED) {
+      PMPI_Type_free(&t);
+    }
+  }
+  return s;
+}
+
+DatatypeClass Classify(MPI_Datatype type) {
+  DatatypeClass c;
+  Layout l;
+  if (GetLayout(type, &l) != MPI_SUCCESS) return c;
+  if (l.true_lb >= kAbsolute || l.true_lb <= -kAbsolute) return c;  // MPI_BOTTOM-based
+  const Shape s = Read(type, 0);
+  c.homogeneous = s.basic != MPI_DATATYPE_NULL && !s.mixed;
+  if (s.layout == LayoutClass::kOther) return c;
+  if (l.Contiguous() && l.lb == 0 && l.true_lb == 0) {
+    c.layout = LayoutClass::kContiguous;
+    return c;
+  }
+  // A contiguous tree with gaps: elements resized apart, a tile each.
+  c.layout = s.layout == LayoutClass::kContiguous ? LayoutClass::kTiled : s.layout;
+  int64_t block = s.block > 0 ? s.block : l.size;
+  while (block > 1 && c.block_log2 < 62) {
+    block >>= 1;
+    ++c.block_log2;
+  }
+  return c;
+}
+
+// The attribute's value: the class in the bits of a pointer, never null.
+uintptr_t Encode(const DatatypeClass& c) {
+  return 1u | static_cast<uintptr_t>(c.layout) << 1 |
+         static_cast<uintptr_t>(c.homogeneous) << 4 |
+         static_cast<uintptr_t>(c.block_log2) << 5;
+}
+
+DatatypeClass Decode(uintptr_t v) {
+  DatatypeClass c;
+  c.layout = static_cast<LayoutClass>((v >> 1) & 7);
+  c.homogeneous = (v >> 4) & 1;
+  c.block_log2 = static_cast<uint8_t>((v >> 5) & 63);
+  return c;
+}
+
+// Created on first use, after MPI_Init; not copied by MPI_Type_dup (a
+// duplicate is classified on its own first use).
+int Keyval() {
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, nullptr);
+    return k;
+  }();
+  return keyval;
+}
+
+}  // namespace
+
+DatatypeClass ClassOf(MPI_Datatype type) {
+  Layout l;
+  if (GetLayout(type, &l) != MPI_SUCCESS) return DatatypeClass{};
+  if (l.dense) return DatatypeClass{LayoutClass::kContiguous, 0, true};
+  int ni = 0, na = 0, nd = 0, combiner = 0;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) {
+    return DatatypeClass{};
+  }
+  if (combiner == MPI_COMBINER_NAMED) return Classify(type);  // pair types: no attributes
+  const int keyval = Keyval();
+  void* value = nullptr;
+  int found = 0;
+  if (keyval != MPI_KEYVAL_INVALID &&
+      PMPI_Type_get_attr(type, keyval, &value, &found) == MPI_SUCCESS && found) {
+    return Decode(reinterpret_cast<uintptr_t>(value));
+  }
+  const DatatypeClass c = Classify(type);
+  if (keyval != MPI_KEYVAL_INVALID) {
+    PMPI_Type_set_attr(type, keyval, reinterpret_cast<void*>(Encode(c)));
+  }
+  return c;
+}
+
+std::string_view NameOf(LayoutClass layout) {
+  constexpr std::string_view kNames[kNumLayoutClasses] = {
+      "contiguous", "tiled", "indexed", "struct", "nested", "other"};
+  return kNames[static_cast<int>(layout)];
+}
+
+std::string Describe(const DatatypeClass& c) {
+  std::string out(NameOf(c.layout));
+  if (c.layout == LayoutClass::kContiguous || c.layout == LayoutClass::kOther) return out;
+  const uint64_t block = uint64_t{1} << c.block_log2;
+  out += "/" + (block >= 1024 ? std::to_string(block / 1024) + "KiB"
+                              : std::to_string(block) + "B");
+  if (!c.homogeneous) out += ",mixed";
+  return out;
+}
+
+}  // namespace colltune::shim
