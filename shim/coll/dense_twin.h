@@ -1,0 +1,48 @@
+// A derived datatype's dense twin: a type of the same size and type
+// signature with no gaps (lower bound 0, extent = size), so that count
+// elements of the twin are exactly the bytes MPI_Pack makes of count
+// elements of the original. Handing MPI (packed buffer, count, twin) instead
+// of (buffer, count, type) keeps the count, the type size and the signature,
+// which is all other ranks' calls must match: a rank may take this path
+// whatever the others do (seed 003's GL2/GL3 mock-ups rest on this).
+#ifndef COLLTUNE_SHIM_COLL_DENSE_TWIN_H_
+#define COLLTUNE_SHIM_COLL_DENSE_TWIN_H_
+
+#include <cstdint>
+
+#include "shim/coll/datatype.h"
+#include "shim/coll/scratch.h"
+#include "shim/mpi/mpi.h"
+
+namespace colltune::shim {
+
+// The committed twin of `type`, built once and kept with the type (freed
+// with it); `type` itself when it is dense; MPI_DATATYPE_NULL when it has no
+// twin (a combiner colltune does not read, predefined pair types, counts
+// beyond int). Not for the caller to free.
+MPI_Datatype DenseTwinOf(MPI_Datatype type);
+
+// Builds the twin of `type` (committed, owned by the caller), or
+// MPI_DATATYPE_NULL. DenseTwinOf caches this.
+MPI_Datatype BuildDenseTwin(MPI_Datatype type);
+
+// One side of a call seen through the twin: what to hand MPI.
+struct DenseView {
+  void* buf = nullptr;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  bool staged = false;  // buf is scratch holding packed bytes
+};
+
+// `count` elements of `type` at `user`, as MPI should see them: the user's
+// buffer and type when the type is dense or has no twin, else scratch taken
+// from `carve` (count * size bytes) with the twin. With `pack`, the data is
+// packed into the scratch (data going out).
+int ViewDense(const void* user, int64_t count, MPI_Datatype type, const Layout& layout,
+              bool pack, Carver& carve, DenseView* view);
+
+// Scratch ViewDense takes for `count` elements of `type` (0 when none).
+uint64_t DenseViewBytes(int64_t count, const Layout& layout);
+
+}  // namespace colltune::shim
+
+#endif  // COLLTUNE_SHIM_COLL_DENSE_TWIN_H_
