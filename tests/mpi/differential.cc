@@ -175,6 +175,17 @@ void MakeTypes() {
   MPI_Type_vector(3, 1, 2, MPI_DOUBLE, &t);
   AddType("vector_double", t, false, false,
           {{Kind::kF64, 0}, {Kind::kF64, 16}, {Kind::kF64, 32}});
+  // Seed 003's nested vector: two {int, _, int} blocks 20 bytes apart.
+  MPI_Type_vector(2, 1, 2, MPI_INT, &inner);
+  MPI_Type_create_hvector(2, 1, 20, inner, &t);
+  MPI_Type_free(&inner);
+  AddType("nested_vector", t, false, false,
+          {{Kind::kI32, 0}, {Kind::kI32, 8}, {Kind::kI32, 20}, {Kind::kI32, 28}});
+  // A 2 x 2 block of a 3 x 3 float array, from row 1 (C order).
+  int sizes[2] = {3, 3}, subsizes[2] = {2, 2}, starts[2] = {1, 0};
+  MPI_Type_create_subarray(2, sizes, subsizes, starts, MPI_ORDER_C, MPI_FLOAT, &t);
+  AddType("subarray", t, false, false,
+          {{Kind::kF32, 12}, {Kind::kF32, 16}, {Kind::kF32, 24}, {Kind::kF32, 28}});
 }
 
 const TypeSpec* TypeOfHandle(MPI_Datatype t) {
