@@ -74,21 +74,30 @@ std::string LineError(size_t line, std::string_view what) {
   return "line " + std::to_string(line) + ": " + std::string(what);
 }
 
+// "bcast", or "bcast@struct" for a layout rule.
+std::string RuleKey(const Rule& r) {
+  std::string key(InfoOf(r.collective).name);
+  if (r.layout.layout != LayoutClass::kContiguous) key += "@" + FormatLayoutKey(r.layout);
+  return key;
+}
+
 bool RuleLess(const Rule& a, const Rule& b) {
-  return std::make_tuple(IndexOf(a.collective), a.min_bytes) <
-         std::make_tuple(IndexOf(b.collective), b.min_bytes);
+  return std::make_tuple(IndexOf(a.collective), static_cast<int>(a.layout.layout),
+                         a.layout.block_log2, a.min_bytes) <
+         std::make_tuple(IndexOf(b.collective), static_cast<int>(b.layout.layout),
+                         b.layout.block_log2, b.min_bytes);
 }
 
 // Orders the rules of every section and rejects overlapping ranges.
-bool CheckSection(Section* s, std::string* error) {
-  std::stable_sort(s->rules.begin(), s->rules.end(), RuleLess);
-  for (size_t i = 1; i < s->rules.size(); ++i) {
-    const Rule& a = s->rules[i - 1];
-    const Rule& b = s->rules[i];
-    if (a.collective == b.collective && b.min_bytes <= a.max_bytes) {
+bool CheckRules(const Section& s, std::vector<Rule>* rules, std::string* error) {
+  std::stable_sort(rules->begin(), rules->end(), RuleLess);
+  for (size_t i = 1; i < rules->size(); ++i) {
+    const Rule& a = (*rules)[i - 1];
+    const Rule& b = (*rules)[i];
+    if (a.collective == b.collective && a.layout == b.layout && b.min_bytes <= a.max_bytes) {
       *error = "section " +
-               (s->comm_size ? std::to_string(s->comm_size) : std::string("*")) +
-               ": " + std::string(InfoOf(a.collective).name) + " ranges [" +
+               (s.comm_size ? std::to_string(s.comm_size) : std::string("*")) + ": " +
+               RuleKey(a) + " ranges [" +
                std::to_string(a.min_bytes) + ", " +
                (a.max_bytes == kNoUpperBound ? std::string("inf")
                                              : std::to_string(a.max_bytes)) +
@@ -97,6 +106,10 @@ bool CheckSection(Section* s, std::string* error) {
     }
   }
   return true;
+}
+
+bool CheckSection(Section* s, std::string* error) {
+  return CheckRules(*s, &s->rules, error) && CheckRules(*s, &s->layout_rules, error);
 }
 
 std::string FormatSpeedup(double v) {
@@ -128,7 +141,7 @@ bool Table::HasForce() const {
 
 size_t Table::RuleCount() const {
   size_t n = 0;
-  for (const Section& s : sections) n += s.rules.size();
+  for (const Section& s : sections) n += s.rules.size() + s.layout_rules.size();
   return n;
 }
 
@@ -302,11 +315,24 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
     }
 
     // A rule line.
-    auto c = ParseCollective(tok[0]);
+    const size_t at = tok[0].find('@');
+    auto c = ParseCollective(tok[0].substr(0, at));
     if (!c) {
       *error = LineError(line_no, "unknown collective or keyword " +
                                       Quote(tok[0]));
       return false;
+    }
+    LayoutKey layout;
+    if (at != std::string_view::npos) {
+      const std::optional<LayoutKey> key = ParseLayoutKey(tok[0].substr(at + 1));
+      if (!key || key->layout == LayoutClass::kContiguous ||
+          key->layout == LayoutClass::kOther) {
+        *error = LineError(line_no, "layout " + Quote(tok[0].substr(at + 1)) +
+                                        " is not one of tiled, indexed, struct, nested "
+                                        "(optionally /<block bytes>, e.g. tiled/8B)");
+        return false;
+      }
+      layout = *key;
     }
     if (current == nullptr) {
       *error = LineError(line_no, "rule before any 'section' line");
@@ -364,12 +390,24 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
       continue;
     }
     r.algorithm = *a;
+    r.layout = layout;
     if (tok.size() == 5 && !ParseSpeedup(tok[4], &r.speedup)) {
       *error = LineError(line_no, "speedup " + Quote(tok[4]) +
                                       " is not a non-negative number");
       return false;
     }
-    current->rules.push_back(r);
+    if (layout.layout == LayoutClass::kContiguous) {
+      current->rules.push_back(r);
+      continue;
+    }
+    if (r.algorithm != Algorithm::kDefault &&
+        InfoOf(r.algorithm).name != std::string(InfoOf(*c).name) + "_as_packed") {
+      *error = LineError(line_no, "a rule for a layout may name default or " +
+                                      std::string(InfoOf(*c).name) + "_as_packed, not " +
+                                      Quote(tok[3]));
+      return false;
+    }
+    current->layout_rules.push_back(r);
   }
   if (!seen_header) {
     *error = "empty table: expected the header 'colltune-table " +
@@ -408,15 +446,17 @@ std::string FormatTable(const Table& table) {
     if (s.profile_id) out += " profile=" + std::to_string(s.profile_id);
     if (s.version) out += " version=" + std::to_string(s.version);
     out += '\n';
-    for (const Rule& r : s.rules) {
-      out += InfoOf(r.collective).name;
-      out += ' ' + std::to_string(r.min_bytes) + ' ';
-      out += r.max_bytes == kNoUpperBound ? std::string("inf")
-                                          : std::to_string(r.max_bytes);
-      out += ' ';
-      out += InfoOf(r.algorithm).name;
-      if (r.speedup > 0) out += ' ' + FormatSpeedup(r.speedup);
-      out += '\n';
+    for (const std::vector<Rule>* rules : {&s.rules, &s.layout_rules}) {
+      for (const Rule& r : *rules) {
+        out += RuleKey(r);
+        out += ' ' + std::to_string(r.min_bytes) + ' ';
+        out += r.max_bytes == kNoUpperBound ? std::string("inf")
+                                            : std::to_string(r.max_bytes);
+        out += ' ';
+        out += InfoOf(r.algorithm).name;
+        if (r.speedup > 0) out += ' ' + FormatSpeedup(r.speedup);
+        out += '\n';
+      }
     }
   }
   return out;

@@ -13,6 +13,13 @@
 //   reproducible                  (no exploration in jobs using this table)
 //   section <comm_size|*> [profile=<id>] [version=<n>]
 //   <collective> <min_bytes> <max_bytes|inf> <algorithm> [<speedup>]
+//   <collective>@<layout> <min_bytes> <max_bytes|inf> <algorithm> [<speedup>]
+//
+// A rule with @<layout> (common/layout_class.h: "struct", "tiled/8B") applies
+// to calls whose data is a derived datatype of that layout, where the plain
+// rules leave the default; it may only name default or the collective's
+// packed form (<collective>_as_packed), which keep every rank in the same
+// collective whatever layout each uses (docs/architecture.md).
 //
 // Parsing is strict: one bad line rejects the whole table with an error that
 // names the line. Like the catalogue, this is plain C++17 for the shim.
@@ -27,6 +34,7 @@
 #include <vector>
 
 #include "common/catalog.h"
+#include "common/layout_class.h"
 
 namespace colltune {
 
@@ -44,6 +52,7 @@ struct Rule {
   uint64_t max_bytes = kNoUpperBound;  // inclusive
   Algorithm algorithm = Algorithm::kDefault;
   double speedup = 0;  // default time / algorithm time; 0 if unknown
+  LayoutKey layout;    // contiguous for the plain rules
 };
 
 struct Section {
@@ -52,6 +61,9 @@ struct Section {
   int64_t version = 0;
   // Sorted by (collective, min_bytes); ranges of one collective never overlap.
   std::vector<Rule> rules;
+  // Rules for derived datatypes of a layout (@<layout>), sorted by
+  // (collective, layout, min_bytes); ranges of one key never overlap.
+  std::vector<Rule> layout_rules;
 };
 
 struct Table {

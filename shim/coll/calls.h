@@ -325,13 +325,19 @@ struct ScattervCall {
   }
 };
 
-// The datatype that describes this rank's data: `datatype`, else the send
-// type (the receive type with MPI_IN_PLACE); MPI_DATATYPE_NULL for a barrier
-// and for the per-peer types of Alltoallw.
+// The datatype that describes this rank's data: `datatype`; for gathers the
+// receive type at the root and the send type elsewhere, for scatters the
+// reverse; else the send type (the receive type with MPI_IN_PLACE).
+// MPI_DATATYPE_NULL for a barrier and for the per-peer types of Alltoallw.
 template <class Call>
-MPI_Datatype DataTypeOf(const Call& c) {
+MPI_Datatype DataTypeOf(const Call& c, int rank) {
   if constexpr (std::is_same_v<Call, AlltoallwCall> || std::is_same_v<Call, BarrierCall>) {
     return MPI_DATATYPE_NULL;
+  } else if constexpr (std::is_same_v<Call, GatherCall> || std::is_same_v<Call, GathervCall>) {
+    return rank == c.root ? c.recvtype : c.sendtype;
+  } else if constexpr (std::is_same_v<Call, ScatterCall> ||
+                       std::is_same_v<Call, ScattervCall>) {
+    return rank == c.root ? c.sendtype : c.recvtype;
   } else if constexpr (std::is_same_v<Call, BcastCall> || std::is_same_v<Call, AllreduceCall> ||
                        std::is_same_v<Call, ReduceCall> || std::is_same_v<Call, ScanCall> ||
                        std::is_same_v<Call, ExscanCall> ||

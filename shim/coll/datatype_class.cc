@@ -217,18 +217,11 @@ DatatypeClass ClassOf(MPI_Datatype type) {
   return c;
 }
 
-std::string_view NameOf(LayoutClass layout) {
-  constexpr std::string_view kNames[kNumLayoutClasses] = {
-      "contiguous", "tiled", "indexed", "struct", "nested", "other"};
-  return kNames[static_cast<int>(layout)];
-}
-
 std::string Describe(const DatatypeClass& c) {
-  std::string out(NameOf(c.layout));
-  if (c.layout == LayoutClass::kContiguous || c.layout == LayoutClass::kOther) return out;
-  const uint64_t block = uint64_t{1} << c.block_log2;
-  out += "/" + (block >= 1024 ? std::to_string(block / 1024) + "KiB"
-                              : std::to_string(block) + "B");
+  if (c.layout == LayoutClass::kContiguous || c.layout == LayoutClass::kOther) {
+    return std::string(NameOf(c.layout));
+  }
+  std::string out = FormatLayoutKey(c.Key());
   if (!c.homogeneous) out += ",mixed";
   return out;
 }

@@ -11,40 +11,27 @@
 #include <string>
 #include <string_view>
 
+#include "common/layout_class.h"
 #include "shim/mpi/mpi.h"
 
 namespace colltune::shim {
 
-enum class LayoutClass : uint8_t {
-  kContiguous,  // no gaps: predefined, contiguous, or any type whose elements
-                // are size bytes apart with nothing between
-  kTiled,       // equal blocks at a constant stride, one level (vector,
-                // hvector, a block resized to a larger extent)
-  kIndexed,     // blocks at listed displacements (indexed, hindexed, indexed
-                // block, a struct of one basic type)
-  kStruct,      // several basic types (a heterogeneous struct)
-  kNested,      // strided blocks of strided blocks (vector of vectors,
-                // subarrays of two or more dimensions)
-  kOther,       // none of these, or a type built on absolute addresses (its
-                // meaning depends on MPI_BOTTOM): never changed by colltune
-};
-inline constexpr int kNumLayoutClasses = 6;
-
 struct DatatypeClass {
   LayoutClass layout = LayoutClass::kOther;
-  // log2 of the typical contiguous block in bytes (the smallest block of the
+  // log2 of the smallest contiguous block in bytes (the smallest block of the
   // type's innermost level), 0 for contiguous types.
   uint8_t block_log2 = 0;
   // One basic type in the whole signature (MPI_INT blocks, not int+double).
   bool homogeneous = false;
+
+  // What a table rule is keyed on.
+  LayoutKey Key() const { return LayoutKey{layout, static_cast<int8_t>(block_log2)}; }
 };
 
 // The class of `type`; kOther for a type MPI cannot describe (an invalid
 // handle: the library's own call then reports the error).
 DatatypeClass ClassOf(MPI_Datatype type);
 
-// "contiguous", "tiled", "indexed", "struct", "nested", "other".
-std::string_view NameOf(LayoutClass layout);
 // E.g. "tiled/8B" (blocks of 8 to 15 bytes), "contiguous".
 std::string Describe(const DatatypeClass& c);
 

@@ -50,14 +50,21 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
       }
     }
   }
-  rt->NoteDatatype(c, DataTypeOf(call));
+  rt->NoteDatatype(c, DataTypeOf(call, s->env.rank));
+  // Layout rules apply where the table's choice runs and is default; such a
+  // call is not timed: online evidence is about contiguous data.
+  bool by_layout = false;
+  if (run == Algorithm::kDefault && chosen == Algorithm::kDefault) {
+    run = rt->ChooseLayout(*s, c, DataTypeOf(call, s->env.rank), [&] { return key; });
+    by_layout = run != Algorithm::kDefault;
+  }
   Outcome outcome = Outcome::kDefault;
   Algorithm ran = Algorithm::kDefault;
   const uint64_t t0 = clock::Now();
   const int rc = Execute(run, call, s->env, &outcome, &ran);
   const uint64_t t1 = clock::Now();
   if (run != Algorithm::kDefault) rt->Record(*s, c, run, outcome, ran);
-  if (plan.time) {
+  if (plan.time && !by_layout) {
     s->observer->Record(c, ran, bucket, clock::ElapsedNs(t0, t1), run != chosen);
   }
   rt->MaybeSnapshot();
@@ -75,9 +82,13 @@ __attribute__((noinline)) int Dispatch(Runtime* rt, const Call& call, MPI_Comm c
       return Event(rt, s, call);
     }
   }
-  const Algorithm algorithm =
-      rt->Choose(*s, Call::kCollective, [&] { return call.KeyBytes(s->env); });
-  if (algorithm == Algorithm::kDefault) return call.Native(comm);
+  const auto key = [&] { return call.KeyBytes(s->env); };
+  Algorithm algorithm = rt->Choose(*s, Call::kCollective, key);
+  if (algorithm == Algorithm::kDefault) {
+    algorithm =
+        rt->ChooseLayout(*s, Call::kCollective, DataTypeOf(call, s->env.rank), key);
+    if (algorithm == Algorithm::kDefault) return call.Native(comm);
+  }
   Outcome outcome;
   Algorithm ran;
   const int rc = Execute(algorithm, call, s->env, &outcome, &ran);

@@ -15,12 +15,28 @@ DispatchTable::DispatchTable(const Table& table) : table_(table) {
       ranges_[i].push_back(Range{r.min_bytes, r.max_bytes, r.algorithm});
       active_[IndexOf(r.collective)] = true;
     }
+    for (const Rule& r : table_.sections[i].layout_rules) {
+      if (r.algorithm != Algorithm::kDefault) active_[IndexOf(r.collective)] = true;
+    }
   }
 }
 
+Algorithm LayoutSlice::Lookup(const LayoutKey& key, uint64_t bytes) const {
+  const Rule* whole_class = nullptr;
+  for (uint32_t i = 0; i < count; ++i) {
+    const Rule& r = rules[i];
+    if (r.layout.layout != key.layout || bytes < r.min_bytes || bytes > r.max_bytes) continue;
+    if (r.layout.block_log2 == key.block_log2) return r.algorithm;
+    if (r.layout.block_log2 < 0) whole_class = &r;
+  }
+  return whole_class ? whole_class->algorithm : Algorithm::kDefault;
+}
+
 const Section* DispatchTable::SlicesFor(
-    uint32_t comm_size, std::array<Slice, kNumCollectives>* slices) const {
+    uint32_t comm_size, std::array<Slice, kNumCollectives>* slices,
+    std::array<LayoutSlice, kNumCollectives>* layouts) const {
   *slices = {};
+  *layouts = {};
   const Section* section = SelectSection(table_, comm_size);
   if (section == nullptr) return nullptr;
   const std::vector<Range>& ranges =
@@ -32,6 +48,12 @@ const Section* DispatchTable::SlicesFor(
     if (s.count == 0) s.ranges = &ranges[r];
     ++s.count;
     ++r;
+  }
+  // Layout rules are sorted by collective first.
+  for (const Rule& rule : section->layout_rules) {
+    LayoutSlice& l = (*layouts)[IndexOf(rule.collective)];
+    if (l.count == 0) l.rules = &rule;
+    ++l.count;
   }
   return section;
 }

@@ -41,15 +41,28 @@ struct Slice {
   }
 };
 
+// The layout rules (@<layout>) of one collective for one communicator: where
+// the plain rules leave the default, what a derived datatype of a layout runs.
+struct LayoutSlice {
+  const Rule* rules = nullptr;  // the section's layout_rules of the collective
+  uint32_t count = 0;
+
+  // The algorithm for data of layout `key` in a message of `bytes`: a rule of
+  // the key's own block-size bucket first, else one of its whole class, else
+  // default.
+  Algorithm Lookup(const LayoutKey& key, uint64_t bytes) const;
+};
+
 class DispatchTable {
  public:
   DispatchTable() = default;
   explicit DispatchTable(const Table& table);
 
-  // Fills one slice per collective for a communicator of `comm_size`
-  // processes (the section SelectSection picks); returns that section or null.
-  const Section* SlicesFor(uint32_t comm_size,
-                           std::array<Slice, kNumCollectives>* slices) const;
+  // Fills one slice and one layout slice per collective for a communicator of
+  // `comm_size` processes (the section SelectSection picks); returns that
+  // section or null.
+  const Section* SlicesFor(uint32_t comm_size, std::array<Slice, kNumCollectives>* slices,
+                           std::array<LayoutSlice, kNumCollectives>* layouts) const;
 
   const std::optional<Algorithm>& forced(Collective c) const {
     return table_.forced[IndexOf(c)];

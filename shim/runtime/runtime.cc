@@ -453,7 +453,7 @@ CommState* Runtime::Create(MPI_Comm comm) {
   }
   if (s->intra) {
     s->section =
-        table_.SlicesFor(static_cast<uint32_t>(s->env.size), &s->slices);
+        table_.SlicesFor(static_cast<uint32_t>(s->env.size), &s->slices, &s->layouts);
   }
   if (s->section != nullptr) {
     const ptrdiff_t index = s->section - table_.table().sections.data();

@@ -20,6 +20,7 @@
 
 #include "common/catalog.h"
 #include "shim/coll/algorithm.h"
+#include "shim/coll/datatype_class.h"
 #include "shim/coll/env.h"
 #include "shim/native/native.h"
 #include "shim/runtime/clock.h"
@@ -35,6 +36,7 @@ struct CommState {
   bool intra = true;  // mock-ups are defined for intra-communicators only
   const Section* section = nullptr;  // the table section applied, if any
   std::array<Slice, kNumCollectives> slices{};
+  std::array<LayoutSlice, kNumCollectives> layouts{};
   // Calls per algorithm that ran a mock-up, and calls whose chosen mock-up
   // could not run them (the default ran). Only the communicator's own calls
   // touch these, and MPI forbids concurrent collectives on one communicator.
@@ -134,6 +136,24 @@ class Runtime {
   // Under COLLTUNE_VERBOSE: remembers the layout class of a sampled call's
   // derived datatype, for the finalize line (seed 003's layouts a job uses).
   void NoteDatatype(Collective c, MPI_Datatype type);
+
+  // Where Choose gave default: what the table's layout rules give a call
+  // whose data is `type` (default for contiguous data and when none apply).
+  // Rank-local by design: layout rules only name the collective's packed
+  // form, which other ranks' plain calls match (common/table.h).
+  template <class KeyFn>
+  Algorithm ChooseLayout(const CommState& s, Collective c, MPI_Datatype type,
+                         KeyFn key_bytes) const {
+    const LayoutSlice& slice = s.layouts[IndexOf(c)];
+    if (slice.count == 0 || !s.intra || table_.forced(c)) return Algorithm::kDefault;
+    const DatatypeClass k = ClassOf(type);
+    if (k.layout == LayoutClass::kContiguous || k.layout == LayoutClass::kOther) {
+      return Algorithm::kDefault;
+    }
+    const int64_t bytes = key_bytes();
+    if (bytes < 0) return Algorithm::kDefault;
+    return slice.Lookup(k.Key(), static_cast<uint64_t>(bytes));
+  }
 
   // Counts what a dispatched call did and says so under COLLTUNE_VERBOSE.
   void Record(CommState& s, Collective c, Algorithm a, Outcome outcome, Algorithm ran);

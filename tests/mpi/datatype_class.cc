@@ -16,7 +16,7 @@ namespace {
 using colltune::shim::ClassOf;
 using colltune::shim::DatatypeClass;
 using colltune::shim::Describe;
-using colltune::shim::LayoutClass;
+using colltune::LayoutClass;
 
 int g_failed = 0;
 int g_rank = 0;

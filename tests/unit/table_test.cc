@@ -187,6 +187,62 @@ TEST(TableText, ParsingLeavesTheOutputUntouchedOnError) {
   EXPECT_EQ(t.sections[0].comm_size, 2u);
 }
 
+TEST(TableText, LayoutRulesAreKeptApartAndRoundTrip) {
+  const std::string text =
+      "colltune-table 1\n"
+      "section 4\n"
+      "bcast 0 inf bcast_as_scatter_allgather\n"
+      "bcast@struct 0 1048575 bcast_as_packed 1.6\n"
+      "bcast@tiled/8B 0 inf bcast_as_packed\n"
+      "bcast@tiled 0 inf default\n"
+      "allgather@nested/1KiB 4096 inf allgather_as_packed\n";
+  Table t = Parse(text);
+  ASSERT_EQ(t.sections.size(), 1u);
+  const Section& s = t.sections[0];
+  ASSERT_EQ(s.rules.size(), 1u) << "plain rules hold no layout rule";
+  ASSERT_EQ(s.layout_rules.size(), 4u);
+  EXPECT_EQ(t.RuleCount(), 5u);
+  // Sorted by collective (allgather first), then layout, then size.
+  EXPECT_EQ(s.layout_rules[0].collective, Collective::kAllgather);
+  EXPECT_EQ(s.layout_rules[0].layout.layout, LayoutClass::kNested);
+  EXPECT_EQ(s.layout_rules[0].layout.block_log2, 10);
+  EXPECT_EQ(s.layout_rules[1].layout.layout, LayoutClass::kTiled);
+  EXPECT_EQ(s.layout_rules[1].layout.block_log2, -1);
+  EXPECT_EQ(s.layout_rules[2].layout.block_log2, 3);
+  EXPECT_EQ(s.layout_rules[3].layout.layout, LayoutClass::kStruct);
+  EXPECT_EQ(s.layout_rules[3].algorithm, Algorithm::kBcastAsPacked);
+  EXPECT_DOUBLE_EQ(s.layout_rules[3].speedup, 1.6);
+  const std::string formatted = FormatTable(t);
+  EXPECT_NE(formatted.find("bcast@tiled/8B 0 inf bcast_as_packed\n"), std::string::npos)
+      << formatted;
+  EXPECT_NE(formatted.find("allgather@nested/1KiB 4096 inf allgather_as_packed\n"),
+            std::string::npos)
+      << formatted;
+  EXPECT_EQ(FormatTable(Parse(formatted)), formatted);
+}
+
+TEST(TableText, LayoutRulesNameOnlyThePackedFormAndKnownLayouts) {
+  const std::string head = "colltune-table 1\nsection *\n";
+  EXPECT_NE(ParseError(head + "bcast@struct 0 inf bcast_as_scatter_allgather\n")
+                .find("may name default or bcast_as_packed"),
+            std::string::npos);
+  EXPECT_NE(ParseError(head + "bcast@struct 0 inf allgather_as_packed\n")
+                .find("does not implement"),
+            std::string::npos);
+  for (const char* bad : {"bcast@contiguous", "bcast@other", "bcast@stripes", "bcast@tiled/7B",
+                          "bcast@tiled/8", "bcast@", "bcast@tiled/0B"}) {
+    EXPECT_NE(ParseError(head + bad + " 0 inf bcast_as_packed\n").find("line 3: layout"),
+              std::string::npos)
+        << bad;
+  }
+  // Overlap is per (collective, layout): the same range for two layouts is fine.
+  Parse(head + "bcast@struct 0 inf bcast_as_packed\nbcast@tiled 0 inf bcast_as_packed\n");
+  EXPECT_NE(ParseError(head + "bcast@struct 0 100 bcast_as_packed\n"
+                              "bcast@struct 50 inf default\n")
+                .find("bcast@struct ranges [0, 100] and [50, ...] overlap"),
+            std::string::npos);
+}
+
 TEST(SelectSection, ExactThenNearestOnLogScaleWithinFactorTwo) {
   Table t = Parse("colltune-table 1\nsection 4\nsection 16\nsection 24\n");
   EXPECT_EQ(SelectSection(t, 4)->comm_size, 4u);

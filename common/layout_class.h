@@ -1,0 +1,52 @@
+// Seed 003's datatype layouts, as a key of decision-table rules: the class of
+// a derived datatype's memory layout and the size bucket of its smallest
+// contiguous block (the shim finds both, shim/coll/datatype_class.h).
+#ifndef COLLTUNE_COMMON_LAYOUT_CLASS_H_
+#define COLLTUNE_COMMON_LAYOUT_CLASS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace colltune {
+
+enum class LayoutClass : uint8_t {
+  kContiguous,  // no gaps: predefined, contiguous, or elements size bytes
+                // apart with nothing between
+  kTiled,       // equal blocks at a constant stride, one level (vector,
+                // hvector, a block resized to a larger extent)
+  kIndexed,     // blocks at listed displacements (indexed, hindexed, indexed
+                // block, a struct of one basic type)
+  kStruct,      // several basic types (a heterogeneous struct)
+  kNested,      // strided blocks of strided blocks (vector of vectors,
+                // subarrays of two or more dimensions)
+  kOther,       // none of these, or a type built on absolute addresses (its
+                // meaning depends on MPI_BOTTOM): never changed by colltune
+};
+inline constexpr int kNumLayoutClasses = 6;
+
+// "contiguous", "tiled", "indexed", "struct", "nested", "other".
+std::string_view NameOf(LayoutClass layout);
+std::optional<LayoutClass> ParseLayoutClass(std::string_view name);
+
+// A rule's layout key: a class, and optionally one block-size bucket (blocks
+// of 2^block_log2 to 2^(block_log2+1)-1 bytes). Written "tiled" or "tiled/8B".
+struct LayoutKey {
+  LayoutClass layout = LayoutClass::kContiguous;
+  int8_t block_log2 = -1;  // -1: any block size
+
+  bool operator==(const LayoutKey& o) const {
+    return layout == o.layout && block_log2 == o.block_log2;
+  }
+};
+
+// "tiled", "tiled/8B", "tiled/1KiB".
+std::string FormatLayoutKey(const LayoutKey& key);
+// The reverse; nullopt for an unknown class or a bucket that is not a power
+// of two written in B or KiB.
+std::optional<LayoutKey> ParseLayoutKey(std::string_view text);
+
+}  // namespace colltune
+
+#endif  // COLLTUNE_COMMON_LAYOUT_CLASS_H_
