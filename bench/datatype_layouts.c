@@ -6,9 +6,11 @@
  *   derived     the call with (count, type), as the program makes it
  *   packed      MPI_Pack, the call on MPI_PACKED bytes, MPI_Unpack (GL2/GL3)
  *   contiguous  the call with (1, MPI_Type_contiguous(count, type)) (GL1)
+ *   library     the derived call made to PMPI_ directly: the library's own
+ *               path even under the shim
  * each a loop of back-to-back calls (the slowest rank's time per call),
  * rounds interleaved, the median round printed as
- *   COLL LAYOUT A=N BYTES derived_us X packed_us Y contiguous_us Z
+ *   COLL LAYOUT A=N BYTES derived_us X packed_us Y contiguous_us Z library_us W
  * Run natively it lists the library's violations (packed or contiguous
  * faster than derived); run under the shim with COLLTUNE_FORCE naming a
  * datatype mock-up, its derived column is the repair.
@@ -64,11 +66,14 @@ typedef struct {
   int packed_size;
 } Case;
 
-/* One call of variant v: 0 derived, 1 packed, 2 contiguous. */
+enum { kVariants = 4 };
+
+/* One call of variant v: 0 derived, 1 packed, 2 contiguous, 3 library. */
 static void Call(Case* c, int v) {
   MPI_Comm comm = MPI_COMM_WORLD;
   if (!c->allgather) {
     if (v == 0) MPI_Bcast(c->buf, c->count, c->type, 0, comm);
+    if (v == 3) PMPI_Bcast(c->buf, c->count, c->type, 0, comm);
     if (v == 2) MPI_Bcast(c->buf, 1, c->whole, 0, comm);
     if (v == 1) {
       int pos = 0;
@@ -80,6 +85,7 @@ static void Call(Case* c, int v) {
     return;
   }
   if (v == 0) MPI_Allgather(c->buf, c->count, c->type, c->recv, c->count, c->type, comm);
+  if (v == 3) PMPI_Allgather(c->buf, c->count, c->type, c->recv, c->count, c->type, comm);
   if (v == 2) MPI_Allgather(c->buf, 1, c->whole, c->recv, 1, c->whole, comm);
   if (v == 1) {
     int pos = 0;
@@ -133,10 +139,10 @@ int main(int argc, char** argv) {
         c.packed = malloc(c.packed_size);
         c.packed_all = malloc((size_t)c.packed_size * c.p);
         for (size_t b = 0; b < span; ++b) c.buf[b] = (char)(b * 7 + c.rank);
-        double t[3][kMaxRounds];
+        double t[kVariants][kMaxRounds];
         for (int r = 0; r < rounds; ++r) {
-          for (int k = 0; k < 3; ++k) {
-            const int v = (k + r) % 3; /* interleaved, rotating order */
+          for (int k = 0; k < kVariants; ++k) {
+            const int v = (k + r) % kVariants; /* interleaved, rotating order */
             for (int w = 0; w < 3; ++w) Call(&c, v);
             MPI_Barrier(MPI_COMM_WORLD);
             const double t0 = MPI_Wtime();
@@ -147,14 +153,15 @@ int main(int argc, char** argv) {
           }
         }
         if (c.rank == 0) {
-          double med[3];
-          for (int v = 0; v < 3; ++v) {
+          double med[kVariants];
+          for (int v = 0; v < kVariants; ++v) {
             qsort(t[v], rounds, sizeof(double), Cmp);
             med[v] = t[v][rounds / 2];
           }
-          printf("%s %s A=%d %lld derived_us %.2f packed_us %.2f contiguous_us %.2f\n",
+          printf("%s %s A=%d %lld derived_us %.2f packed_us %.2f contiguous_us %.2f "
+                 "library_us %.2f\n",
                  coll ? "allgather" : "bcast", layouts[l].name, layouts[l].block,
-                 (long long)sizes[s], med[0], med[1], med[2]);
+                 (long long)sizes[s], med[0], med[1], med[2], med[3]);
           fflush(stdout);
         }
         free(c.buf);

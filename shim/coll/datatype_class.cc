@@ -186,7 +186,7 @@ DatatypeClass Decode(uintptr_t v) {
 int Keyval() {
   static const int keyval = [] {
     int k = MPI_KEYVAL_INVALID;
-    PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, nullptr);
+    PMPI_Type_create_keyval(&NoTypeCopy, &NoTypeDelete, &k, nullptr);
     return k;
   }();
   return keyval;

@@ -157,7 +157,7 @@ int DeleteTwin(MPI_Datatype, int, void* value, void*) {
 int Keyval() {
   static const int keyval = [] {
     int k = MPI_KEYVAL_INVALID;
-    PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, DeleteTwin, &k, nullptr);
+    PMPI_Type_create_keyval(&NoTypeCopy, &DeleteTwin, &k, nullptr);
     return k;
   }();
   return keyval;

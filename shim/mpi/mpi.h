@@ -42,8 +42,11 @@
   X(Sendrecv) X(Sendrecv_replace) X(T_cvar_get_index) X(T_cvar_get_info) X(T_cvar_handle_alloc)  \
   X(T_cvar_handle_free) X(T_cvar_read) X(T_cvar_write) X(T_enum_get_info)  \
   X(T_enum_get_item) X(T_finalize) X(T_init_thread) X(Type_commit)         \
-  X(Type_create_hindexed) X(Type_free) X(Type_get_envelope)                \
-  X(Type_get_extent) X(Type_get_true_extent) X(Type_size) X(Unpack)        \
+  X(Type_contiguous) X(Type_create_hindexed) X(Type_create_keyval)         \
+  X(Type_create_resized) X(Type_create_struct) X(Type_dup) X(Type_free)    \
+  X(Type_get_attr) X(Type_get_contents) X(Type_get_envelope)               \
+  X(Type_get_extent) X(Type_get_true_extent) X(Type_set_attr) X(Type_size) \
+  X(Unpack)                                                                \
   X(Waitall) X(Wtime)                                                      \
   COLLTUNE_LIBRARY_PMPI_FUNCTIONS(X) COLLTUNE_COUNTED_PMPI_FUNCTIONS(X)
 
@@ -134,11 +137,19 @@ COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE_PERSISTENT)
 #define PMPI_T_finalize ::colltune::shim::pmpi::T_finalize
 #define PMPI_T_init_thread ::colltune::shim::pmpi::T_init_thread
 #define PMPI_Type_commit ::colltune::shim::pmpi::Type_commit
+#define PMPI_Type_contiguous ::colltune::shim::pmpi::Type_contiguous
 #define PMPI_Type_create_hindexed ::colltune::shim::pmpi::Type_create_hindexed
+#define PMPI_Type_create_keyval ::colltune::shim::pmpi::Type_create_keyval
+#define PMPI_Type_create_resized ::colltune::shim::pmpi::Type_create_resized
+#define PMPI_Type_create_struct ::colltune::shim::pmpi::Type_create_struct
+#define PMPI_Type_dup ::colltune::shim::pmpi::Type_dup
 #define PMPI_Type_free ::colltune::shim::pmpi::Type_free
+#define PMPI_Type_get_attr ::colltune::shim::pmpi::Type_get_attr
+#define PMPI_Type_get_contents ::colltune::shim::pmpi::Type_get_contents
 #define PMPI_Type_get_envelope ::colltune::shim::pmpi::Type_get_envelope
 #define PMPI_Type_get_extent ::colltune::shim::pmpi::Type_get_extent
 #define PMPI_Type_get_true_extent ::colltune::shim::pmpi::Type_get_true_extent
+#define PMPI_Type_set_attr ::colltune::shim::pmpi::Type_set_attr
 #define PMPI_Type_size ::colltune::shim::pmpi::Type_size
 #define PMPI_Unpack ::colltune::shim::pmpi::Unpack
 #define PMPI_Waitall ::colltune::shim::pmpi::Waitall
@@ -182,10 +193,13 @@ COLLTUNE_OMPI_OBJECTS(COLLTUNE_OMPI_DECLARE)
   (static_cast<type>(::colltune::shim::ompi::global))
 #endif  // OPEN_MPI
 
-// MPI_COMM_NULL_COPY_FN is a function of the library in Open MPI; the shim
-// passes its own equivalent (no copy on MPI_Comm_dup).
+// MPI_COMM_NULL_COPY_FN and MPI_TYPE_NULL_COPY_FN are functions of the
+// library in Open MPI; the shim passes its own equivalents (no copy on
+// MPI_Comm_dup, MPI_Type_dup), and its own empty delete function.
 namespace colltune::shim {
 int NoCopy(MPI_Comm, int, void*, void*, void*, int* flag);
+int NoTypeCopy(MPI_Datatype, int, void*, void*, void*, int* flag);
+int NoTypeDelete(MPI_Datatype, int, void*, void*);
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_MPI_MPI_H_

@@ -21,6 +21,13 @@ int NoCopy(MPI_Comm, int, void*, void*, void*, int* flag) {
   return MPI_SUCCESS;
 }
 
+int NoTypeCopy(MPI_Datatype, int, void*, void*, void*, int* flag) {
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+int NoTypeDelete(MPI_Datatype, int, void*, void*) { return MPI_SUCCESS; }
+
 namespace pmpi {
 namespace {
 
