@@ -217,7 +217,8 @@ int RunEvaluate(const Options& o, Bench& b) {
   if (!LoadTable(o, b, &table)) return 1;
   const shim::DispatchTable dispatch(table);
   std::array<shim::Slice, kNumCollectives> slices;
-  dispatch.SlicesFor(static_cast<uint32_t>(b.size), &slices);
+  std::array<shim::LayoutSlice, kNumCollectives> layouts;  // evaluate times contiguous data
+  dispatch.SlicesFor(static_cast<uint32_t>(b.size), &slices, &layouts);
 
   const std::set<std::pair<int, int64_t>> established =
       b.rank == 0 ? Established(o, b) : std::set<std::pair<int, int64_t>>();

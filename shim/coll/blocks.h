@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <optional>
 
 #include "shim/coll/algorithm.h"
 #include "shim/coll/datatype.h"
@@ -24,6 +25,15 @@ inline bool FitsIntBlocks(int64_t bytes, int p) {
 template <typename Call>
 bool RootedBlocksFit(const Call& c, const CollEnv& env) {
   return RootInRange(c.root, env) && FitsIntBlocks(c.KeyBytes(env), env.size);
+}
+
+// Scratch for `copies` buffers of p blocks of the call's key size, or
+// nullopt when p blocks do not fit int counts (rank-invariant).
+template <typename Call>
+std::optional<uint64_t> BlockBuffers(const Call& c, const CollEnv& env, int copies) {
+  const int64_t bytes = c.KeyBytes(env);
+  if (!FitsIntBlocks(bytes, env.size)) return std::nullopt;
+  return copies * AlignUp(static_cast<uint64_t>(bytes) * env.size);
 }
 
 // Scratch for `arrays` int arrays of p entries each.

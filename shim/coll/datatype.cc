@@ -168,6 +168,12 @@ int PackBytes(const void* buf, int64_t count, MPI_Datatype type,
   return MPI_SUCCESS;
 }
 
+int GetLayouts(MPI_Datatype sendtype, bool in_place, MPI_Datatype recvtype, Layout* send,
+               Layout* recv) {
+  const int rc = GetLayout(recvtype, recv);
+  return rc != MPI_SUCCESS || in_place ? rc : GetLayout(sendtype, send);
+}
+
 int UnpackBytes(const void* bytes, void* buf, int64_t count, MPI_Datatype type,
                 const Layout& layout) {
   if (count <= 0 || layout.size == 0) return MPI_SUCCESS;

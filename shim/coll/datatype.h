@@ -58,6 +58,10 @@ struct Layout {
 // (after MPI_Init), without any MPI call; derived types are queried.
 int GetLayout(MPI_Datatype type, Layout* layout);
 
+// The layouts of a call's receive type and, unless `in_place`, its send type.
+int GetLayouts(MPI_Datatype sendtype, bool in_place, MPI_Datatype recvtype, Layout* send,
+               Layout* recv);
+
 // MPI_Type_size, from the same table for predefined types; -1 on error.
 int64_t TypeSize(MPI_Datatype type);
 

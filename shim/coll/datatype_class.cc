@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "shim/coll/datatype.h"
+#include "shim/coll/type_contents.h"
 
 namespace colltune::shim {
 namespace {
@@ -58,7 +59,7 @@ Shape Blocks(const Shape& inner, int64_t min_blocklength, bool strided) {
   return s;
 }
 
-Shape ReadDerived(MPI_Datatype type, int combiner, int depth, const std::vector<int>& ints,
+Shape ReadDerived(int combiner, int depth, const std::vector<int>& ints,
                   const std::vector<MPI_Datatype>& types) {
   Shape s;
   if (types.empty()) return s;
@@ -108,40 +109,21 @@ Shape ReadDerived(MPI_Datatype type, int combiner, int depth, const std::vector<
       return s;
     }
     default:  // darray, and what a newer MPI adds
-      (void)type;
       return s;
   }
 }
 
 Shape Read(MPI_Datatype type, int depth) {
   Shape s;
-  int ni = 0, na = 0, nd = 0, combiner = 0;
-  if (depth > kMaxDepth || PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) {
-    return s;
-  }
-  if (combiner == MPI_COMBINER_NAMED) {
+  TypeContents contents;
+  if (depth > kMaxDepth || !contents.Read(type)) return s;
+  if (contents.combiner == MPI_COMBINER_NAMED) {
     s.layout = LayoutClass::kContiguous;
     s.block = SizeOf(type);
     s.basic = type;
     return s;
   }
-  std::vector<int> ints(ni);
-  std::vector<MPI_Aint> addrs(na);
-  std::vector<MPI_Datatype> types(nd);
-  if (PMPI_Type_get_contents(type, ni, na, nd, ints.data(), addrs.data(), types.data()) !=
-      MPI_SUCCESS) {
-    return s;
-  }
-  s = ReadDerived(type, combiner, depth, ints, types);
-  // get_contents hands out new handles to derived inner types.
-  for (MPI_Datatype& t : types) {
-    int ti = 0, ta = 0, td = 0, tc = 0;
-    if (PMPI_Type_get_envelope(t, &ti, &ta, &td, &tc) == MPI_SUCCESS &&
-        tc != MPI_COMBINER_NAMED) {
-      PMPI_Type_free(&t);
-    }
-  }
-  return s;
+  return ReadDerived(contents.combiner, depth, contents.ints, contents.types);
 }
 
 DatatypeClass Classify(MPI_Datatype type) {
@@ -181,29 +163,16 @@ DatatypeClass Decode(uintptr_t v) {
   return c;
 }
 
-// Created on first use, after MPI_Init; not copied by MPI_Type_dup (a
-// duplicate is classified on its own first use).
-int Keyval() {
-  static const int keyval = [] {
-    int k = MPI_KEYVAL_INVALID;
-    PMPI_Type_create_keyval(&NoTypeCopy, &NoTypeDelete, &k, nullptr);
-    return k;
-  }();
-  return keyval;
-}
-
 }  // namespace
 
 DatatypeClass ClassOf(MPI_Datatype type) {
   Layout l;
   if (GetLayout(type, &l) != MPI_SUCCESS) return DatatypeClass{};
   if (l.dense) return DatatypeClass{LayoutClass::kContiguous, 0, true};
-  int ni = 0, na = 0, nd = 0, combiner = 0;
-  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) {
-    return DatatypeClass{};
-  }
-  if (combiner == MPI_COMBINER_NAMED) return Classify(type);  // pair types: no attributes
-  const int keyval = Keyval();
+  if (IsNamed(type)) return Classify(type);  // pair types: no attributes
+  // Created on first use, after MPI_Init; not copied by MPI_Type_dup (a
+  // duplicate is classified on its own first use).
+  static const int keyval = NewTypeKeyval(&NoTypeDelete);
   void* value = nullptr;
   int found = 0;
   if (keyval != MPI_KEYVAL_INVALID &&

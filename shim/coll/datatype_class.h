@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 #include "common/layout_class.h"
 #include "shim/mpi/mpi.h"

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <vector>
 
+#include "shim/coll/type_contents.h"
+
 namespace colltune::shim {
 namespace {
 
@@ -118,32 +120,15 @@ Piece TwinOfDerived(int combiner, const std::vector<int>& ints,
 }
 
 Piece Twin(MPI_Datatype type, int depth) {
-  int ni = 0, na = 0, nd = 0, combiner = 0;
-  if (depth > kMaxDepth || PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) {
-    return Piece{};
-  }
-  if (combiner == MPI_COMBINER_NAMED) {
+  TypeContents contents;
+  if (depth > kMaxDepth || !contents.Read(type)) return Piece{};
+  if (contents.combiner == MPI_COMBINER_NAMED) {
     Layout l;
     // Pair types (MPI_DOUBLE_INT ...) have gaps and no contents to rebuild.
     if (GetLayout(type, &l) != MPI_SUCCESS || !l.dense) return Piece{};
     return Piece{type, false};
   }
-  std::vector<int> ints(ni);
-  std::vector<MPI_Aint> addrs(na);
-  std::vector<MPI_Datatype> types(nd);
-  if (PMPI_Type_get_contents(type, ni, na, nd, ints.data(), addrs.data(), types.data()) !=
-      MPI_SUCCESS) {
-    return Piece{};
-  }
-  Piece out = TwinOfDerived(combiner, ints, types, depth);
-  for (MPI_Datatype& t : types) {
-    int ti = 0, ta = 0, td = 0, tc = 0;
-    if (PMPI_Type_get_envelope(t, &ti, &ta, &td, &tc) == MPI_SUCCESS &&
-        tc != MPI_COMBINER_NAMED) {
-      PMPI_Type_free(&t);
-    }
-  }
-  return out;
+  return TwinOfDerived(contents.combiner, contents.ints, contents.types, depth);
 }
 
 int DeleteTwin(MPI_Datatype, int, void* value, void*) {
@@ -151,16 +136,6 @@ int DeleteTwin(MPI_Datatype, int, void* value, void*) {
   if (*twin != MPI_DATATYPE_NULL) PMPI_Type_free(twin);
   delete twin;
   return MPI_SUCCESS;
-}
-
-// Created on first use, after MPI_Init; MPI_Type_dup does not copy it.
-int Keyval() {
-  static const int keyval = [] {
-    int k = MPI_KEYVAL_INVALID;
-    PMPI_Type_create_keyval(&NoTypeCopy, &DeleteTwin, &k, nullptr);
-    return k;
-  }();
-  return keyval;
 }
 
 }  // namespace
@@ -183,12 +158,9 @@ MPI_Datatype DenseTwinOf(MPI_Datatype type) {
   Layout l;
   if (GetLayout(type, &l) != MPI_SUCCESS) return MPI_DATATYPE_NULL;
   if (l.dense) return type;
-  int ni = 0, na = 0, nd = 0, combiner = 0;
-  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS ||
-      combiner == MPI_COMBINER_NAMED) {
-    return MPI_DATATYPE_NULL;  // pair types
-  }
-  const int keyval = Keyval();
+  if (IsNamed(type)) return MPI_DATATYPE_NULL;  // pair types
+  // Created on first use, after MPI_Init; MPI_Type_dup does not copy it.
+  static const int keyval = NewTypeKeyval(&DeleteTwin);
   if (keyval == MPI_KEYVAL_INVALID) return MPI_DATATYPE_NULL;
   // One builder at a time: a second set_attr would free the twin a first
   // thread already returned.
@@ -212,14 +184,33 @@ uint64_t DenseViewBytes(int64_t count, const Layout& layout) {
 }
 
 int ViewDense(const void* user, int64_t count, MPI_Datatype type, const Layout& layout,
-              bool pack, Carver& carve, DenseView* view) {
-  const MPI_Datatype twin = layout.dense ? type : DenseTwinOf(type);
-  if (layout.dense || twin == MPI_DATATYPE_NULL) {
-    *view = DenseView{const_cast<void*>(user), type, false};
+              const CollEnv& env, bool pack, Carver& carve, DenseView* view) {
+  const bool bytes = !env.chosen_by_layout;
+  const MPI_Datatype twin = layout.dense || bytes ? type : DenseTwinOf(type);
+  if (bytes && layout.dense) {
+    *view = DenseView{const_cast<void*>(user), static_cast<int>(count * layout.size),
+                      MPI_BYTE, false};
     return MPI_SUCCESS;
   }
-  *view = DenseView{carve.Take(static_cast<uint64_t>(count * layout.size)), twin, true};
+  if (!bytes && (layout.dense || twin == MPI_DATATYPE_NULL)) {
+    *view = DenseView{const_cast<void*>(user), static_cast<int>(count), type, false};
+    return MPI_SUCCESS;
+  }
+  void* scratch = carve.Take(static_cast<uint64_t>(count * layout.size));
+  *view = bytes ? DenseView{scratch, static_cast<int>(count * layout.size), MPI_BYTE, true}
+                : DenseView{scratch, static_cast<int>(count), twin, true};
   return pack ? PackBytes(user, count, type, layout, view->buf) : MPI_SUCCESS;
+}
+
+int ViewDenseBlocks(const void* user, int block, int p, MPI_Datatype type,
+                    const Layout& layout, const CollEnv& env, bool pack, Carver& carve,
+                    DenseView* view) {
+  const int rc = ViewDense(user, static_cast<int64_t>(block) * p, type, layout, env, pack,
+                           carve, view);
+  view->count = view->type == MPI_BYTE && type != MPI_BYTE
+                    ? static_cast<int>(block * layout.size)
+                    : block;
+  return rc;
 }
 
 }  // namespace colltune::shim

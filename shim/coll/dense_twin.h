@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "shim/coll/datatype.h"
-#include "shim/coll/scratch.h"
+#include "shim/coll/env.h"
 #include "shim/mpi/mpi.h"
 
 namespace colltune::shim {
@@ -26,19 +26,29 @@ MPI_Datatype DenseTwinOf(MPI_Datatype type);
 // MPI_DATATYPE_NULL. DenseTwinOf caches this.
 MPI_Datatype BuildDenseTwin(MPI_Datatype type);
 
-// One side of a call seen through the twin: what to hand MPI.
+// One side of a call as MPI should see it.
 struct DenseView {
   void* buf = nullptr;
+  int count = 0;
   MPI_Datatype type = MPI_DATATYPE_NULL;
   bool staged = false;  // buf is scratch holding packed bytes
 };
 
-// `count` elements of `type` at `user`, as MPI should see them: the user's
-// buffer and type when the type is dense or has no twin, else scratch taken
-// from `carve` (count * size bytes) with the twin. With `pack`, the data is
-// packed into the scratch (data going out).
+// `count` elements of `type` at `user`, as a packed form hands them to MPI.
+// When every rank runs the packed form (env.chosen_by_layout false), as
+// count * size MPI_BYTEs: the user's buffer where the type is dense, else
+// packed scratch. When only this rank chose it, with the user's count and
+// signature: the user's buffer and type where the type is dense or has no
+// twin, else packed scratch with the twin. Scratch (count * size bytes) comes
+// from `carve`; with `pack` the data is packed into it (data going out).
+// Counts beyond int are the caller's to rule out.
 int ViewDense(const void* user, int64_t count, MPI_Datatype type, const Layout& layout,
-              bool pack, Carver& carve, DenseView* view);
+              const CollEnv& env, bool pack, Carver& carve, DenseView* view);
+
+// The same for a count of p blocks of `block` elements: `view->count` is per block.
+int ViewDenseBlocks(const void* user, int block, int p, MPI_Datatype type,
+                    const Layout& layout, const CollEnv& env, bool pack, Carver& carve,
+                    DenseView* view);
 
 // Scratch ViewDense takes for `count` elements of `type` (0 when none).
 uint64_t DenseViewBytes(int64_t count, const Layout& layout);

@@ -38,6 +38,10 @@ struct CollEnv {
   // this communicator's shadows. Null: no native algorithm can run.
   const NativeAlgorithms* natives = nullptr;
   NativeComms* native_comms = nullptr;
+  // This rank alone chose the algorithm, from its own datatype (a table's
+  // layout rule): other ranks may run the library's collective, so the call
+  // must keep the user's type signature (shim/coll/dense_twin.h).
+  bool chosen_by_layout = false;
 };
 
 // The private duplicate of env.comm (collective over it on first use).

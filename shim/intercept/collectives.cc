@@ -60,14 +60,33 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
   }
   Outcome outcome = Outcome::kDefault;
   Algorithm ran = Algorithm::kDefault;
+  CollEnv env = s->env;
+  env.chosen_by_layout = by_layout;
   const uint64_t t0 = clock::Now();
-  const int rc = Execute(run, call, s->env, &outcome, &ran);
+  const int rc = Execute(run, call, env, &outcome, &ran);
   const uint64_t t1 = clock::Now();
   if (run != Algorithm::kDefault) rt->Record(*s, c, run, outcome, ran);
   if (plan.time && !by_layout) {
     s->observer->Record(c, ran, bucket, clock::ElapsedNs(t0, t1), run != chosen);
   }
   rt->MaybeSnapshot();
+  return rc;
+}
+
+// Where the table leaves the default: its layout rules for this rank's own
+// datatype (this rank alone decides, env.chosen_by_layout), else the library.
+template <class Call, class KeyFn>
+__attribute__((noinline)) int ByLayout(Runtime* rt, CommState* s, const Call& call,
+                                       MPI_Comm comm, KeyFn key) {
+  const Algorithm algorithm =
+      rt->ChooseLayout(*s, Call::kCollective, DataTypeOf(call, s->env.rank), key);
+  if (algorithm == Algorithm::kDefault) return call.Native(comm);
+  CollEnv env = s->env;
+  env.chosen_by_layout = true;
+  Outcome outcome;
+  Algorithm ran;
+  const int rc = Execute(algorithm, call, env, &outcome, &ran);
+  rt->Record(*s, Call::kCollective, algorithm, outcome, ran);
   return rc;
 }
 
@@ -83,11 +102,10 @@ __attribute__((noinline)) int Dispatch(Runtime* rt, const Call& call, MPI_Comm c
     }
   }
   const auto key = [&] { return call.KeyBytes(s->env); };
-  Algorithm algorithm = rt->Choose(*s, Call::kCollective, key);
+  const Algorithm algorithm = rt->Choose(*s, Call::kCollective, key);
   if (algorithm == Algorithm::kDefault) {
-    algorithm =
-        rt->ChooseLayout(*s, Call::kCollective, DataTypeOf(call, s->env.rank), key);
-    if (algorithm == Algorithm::kDefault) return call.Native(comm);
+    if (s->layouts[IndexOf(Call::kCollective)].count == 0) return call.Native(comm);
+    return ByLayout(rt, s, call, comm, key);
   }
   Outcome outcome;
   Algorithm ran;

@@ -9,10 +9,10 @@
 # derived data only, with every byte as the library's (tests/mpi/differential).
 #
 # Args: datatype_class_openmpi datatype_class_mpich libcolltune.so
-#       colltune-datatype-layouts libcolltune-mpich.so differential_openmpi
-#       differential_mpich
+#       libcolltune-mpich.so differential_openmpi differential_mpich
+#       colltune-datatype-layouts
 source tests/lib/testlib.sh
-args_as PROG_OMPI PROG_MPICH SHIM LAYOUTS SHIM_MPICH DIFF_OMPI DIFF_MPICH -- "$@"
+args_as PROG_OMPI PROG_MPICH SHIM SHIM_MPICH DIFF_OMPI DIFF_MPICH LAYOUTS -- "$@"
 
 for np in 1 2; do
   out=$(run_openmpi -np "$np" "$PROG_OMPI" 2>&1)

@@ -30,9 +30,8 @@ int Run(const AllgatherCall& c, const CollEnv& env) {
   const bool in_place = c.sendbuf == MPI_IN_PLACE;
   const Block own = OwnBlock(c, env.rank);
   Layout send, recv;
-  int rc = GetLayout(c.recvtype, &recv);
+  int rc = GetLayouts(c.sendtype, in_place, c.recvtype, &send, &recv);
   if (rc != MPI_SUCCESS) return rc;
-  if (!in_place && (rc = GetLayout(c.sendtype, &send)) != MPI_SUCCESS) return rc;
   const bool send_packed = !in_place && !send.dense;
   ScratchPool::Lease lease = env.scratch->Acquire(
       IntArraysBytes(env.size, 2) + (recv.dense ? 0 : AlignUp(total)) +

@@ -19,9 +19,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const AllgatherCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env);
-  if (!FitsIntBlocks(bytes, env.size)) return std::nullopt;
-  return 2 * AlignUp(static_cast<uint64_t>(bytes) * env.size);
+  return BlockBuffers(c, env, 2);
 }
 
 int Run(const AllgatherCall& c, const CollEnv& env) {

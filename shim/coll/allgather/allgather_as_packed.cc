@@ -25,26 +25,25 @@ int Run(const AllgatherCall& c, const CollEnv& env) {
   const bool in_place = c.sendbuf == MPI_IN_PLACE;
   const int64_t all = static_cast<int64_t>(c.recvcount) * env.size;
   Layout recv, send;
-  int rc = GetLayout(c.recvtype, &recv);
+  int rc = GetLayouts(c.sendtype, in_place, c.recvtype, &send, &recv);
   if (rc != MPI_SUCCESS) return rc;
-  if (!in_place && (rc = GetLayout(c.sendtype, &send)) != MPI_SUCCESS) return rc;
   ScratchPool::Lease lease = env.scratch->Acquire(
       DenseViewBytes(all, recv) + (in_place ? 0 : DenseViewBytes(c.sendcount, send)));
   if (!lease.ok()) return MPI_ERR_NO_MEM;
   Carver carve(lease.data());
-  DenseView in, out{MPI_IN_PLACE, c.sendtype, false};
-  if ((rc = ViewDense(c.recvbuf, all, c.recvtype, recv, false, carve, &in)) != MPI_SUCCESS) {
-    return rc;
-  }
+  DenseView in, out{MPI_IN_PLACE, 0, c.sendtype, false};
+  rc = ViewDenseBlocks(c.recvbuf, c.recvcount, env.size, c.recvtype, recv, env, false, carve,
+                       &in);
+  if (rc != MPI_SUCCESS) return rc;
   if (in_place && in.staged) {
     // The own block goes to its place among the packed blocks.
     rc = PackBlock(OwnBlock(c, env.rank), static_cast<char*>(in.buf) +
                                               env.rank * c.recvcount * recv.size);
   } else if (!in_place) {
-    rc = ViewDense(c.sendbuf, c.sendcount, c.sendtype, send, true, carve, &out);
+    rc = ViewDense(c.sendbuf, c.sendcount, c.sendtype, send, env, true, carve, &out);
   }
   if (rc != MPI_SUCCESS) return rc;
-  rc = PMPI_Allgather(out.buf, c.sendcount, out.type, in.buf, c.recvcount, in.type, env.comm);
+  rc = PMPI_Allgather(out.buf, out.count, out.type, in.buf, in.count, in.type, env.comm);
   if (rc != MPI_SUCCESS || !in.staged) return rc;
   return UnpackGathered(in.buf, c, env.size, recv);
 }

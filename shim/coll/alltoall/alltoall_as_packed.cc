@@ -15,9 +15,7 @@ namespace colltune::shim {
 namespace {
 
 std::optional<uint64_t> Need(const AlltoallCall& c, const CollEnv& env) {
-  const int64_t bytes = c.KeyBytes(env);
-  if (!FitsIntBlocks(bytes, env.size)) return std::nullopt;
-  return 2 * AlignUp(static_cast<uint64_t>(bytes) * env.size);
+  return BlockBuffers(c, env, 2);
 }
 
 int Run(const AlltoallCall& c, const CollEnv& env) {
@@ -25,20 +23,21 @@ int Run(const AlltoallCall& c, const CollEnv& env) {
   const int64_t all_in = static_cast<int64_t>(c.recvcount) * env.size;
   const int64_t all_out = static_cast<int64_t>(c.sendcount) * env.size;
   Layout recv, send;
-  int rc = GetLayout(c.recvtype, &recv);
+  int rc = GetLayouts(c.sendtype, in_place, c.recvtype, &send, &recv);
   if (rc != MPI_SUCCESS) return rc;
-  if (!in_place && (rc = GetLayout(c.sendtype, &send)) != MPI_SUCCESS) return rc;
   ScratchPool::Lease lease = env.scratch->Acquire(
       DenseViewBytes(all_in, recv) + (in_place ? 0 : DenseViewBytes(all_out, send)));
   if (!lease.ok()) return MPI_ERR_NO_MEM;
   Carver carve(lease.data());
-  DenseView in, out{MPI_IN_PLACE, c.sendtype, false};
-  rc = ViewDense(c.recvbuf, all_in, c.recvtype, recv, in_place, carve, &in);
+  DenseView in, out{MPI_IN_PLACE, 0, c.sendtype, false};
+  rc = ViewDenseBlocks(c.recvbuf, c.recvcount, env.size, c.recvtype, recv, env, in_place,
+                       carve, &in);
   if (rc == MPI_SUCCESS && !in_place) {
-    rc = ViewDense(c.sendbuf, all_out, c.sendtype, send, true, carve, &out);
+    rc = ViewDenseBlocks(c.sendbuf, c.sendcount, env.size, c.sendtype, send, env, true, carve,
+                         &out);
   }
   if (rc != MPI_SUCCESS) return rc;
-  rc = PMPI_Alltoall(out.buf, c.sendcount, out.type, in.buf, c.recvcount, in.type, env.comm);
+  rc = PMPI_Alltoall(out.buf, out.count, out.type, in.buf, in.count, in.type, env.comm);
   if (rc != MPI_SUCCESS || !in.staged) return rc;
   return UnpackBytes(in.buf, c.recvbuf, all_in, c.recvtype, recv);
 }

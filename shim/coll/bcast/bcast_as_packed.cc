@@ -34,10 +34,11 @@ int Run(const BcastCall& c, const CollEnv& env) {
   Carver carve(lease.data());
   const bool root = env.rank == c.root;
   DenseView v;
-  if ((rc = ViewDense(c.buffer, c.count, c.datatype, l, root, carve, &v)) != MPI_SUCCESS) {
+  if ((rc = ViewDense(c.buffer, c.count, c.datatype, l, env, root, carve, &v)) !=
+      MPI_SUCCESS) {
     return rc;
   }
-  rc = PMPI_Bcast(v.buf, c.count, v.type, c.root, env.comm);
+  rc = PMPI_Bcast(v.buf, v.count, v.type, c.root, env.comm);
   if (rc != MPI_SUCCESS || root || !v.staged) return rc;
   return UnpackBytes(v.buf, c.buffer, c.count, c.datatype, l);
 }

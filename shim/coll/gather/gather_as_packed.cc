@@ -34,17 +34,19 @@ int Run(const GatherCall& c, const CollEnv& env) {
                            (in_place ? 0 : DenseViewBytes(c.sendcount, send)));
   if (!lease.ok()) return MPI_ERR_NO_MEM;
   Carver carve(lease.data());
-  DenseView in{c.recvbuf, c.recvtype, false}, out{MPI_IN_PLACE, c.sendtype, false};
-  rc = root ? ViewDense(c.recvbuf, all, c.recvtype, recv, false, carve, &in) : MPI_SUCCESS;
+  DenseView in{c.recvbuf, c.recvcount, c.recvtype, false};
+  DenseView out{MPI_IN_PLACE, 0, c.sendtype, false};
+  rc = root ? ViewDenseBlocks(c.recvbuf, c.recvcount, env.size, c.recvtype, recv, env, false,
+                              carve, &in)
+            : MPI_SUCCESS;
   if (rc == MPI_SUCCESS && in_place && in.staged) {
     rc = PackBlock(OwnBlock(c, env.rank), static_cast<char*>(in.buf) +
                                               env.rank * c.recvcount * recv.size);
   } else if (rc == MPI_SUCCESS && !in_place) {
-    rc = ViewDense(c.sendbuf, c.sendcount, c.sendtype, send, true, carve, &out);
+    rc = ViewDense(c.sendbuf, c.sendcount, c.sendtype, send, env, true, carve, &out);
   }
   if (rc != MPI_SUCCESS) return rc;
-  rc = PMPI_Gather(out.buf, c.sendcount, out.type, in.buf, c.recvcount, in.type, c.root,
-                   env.comm);
+  rc = PMPI_Gather(out.buf, out.count, out.type, in.buf, in.count, in.type, c.root, env.comm);
   if (rc != MPI_SUCCESS || !in.staged) return rc;
   return UnpackGathered(in.buf, c, env.size, recv);
 }

@@ -34,15 +34,16 @@ int Run(const ScatterCall& c, const CollEnv& env) {
   if (!lease.ok()) return MPI_ERR_NO_MEM;
   Carver carve(lease.data());
   // At an in-place root, its own block stays where it is in the send buffer.
-  DenseView out{const_cast<void*>(c.sendbuf), c.sendtype, false},
-      in{MPI_IN_PLACE, c.recvtype, false};
-  rc = root ? ViewDense(c.sendbuf, all, c.sendtype, send, true, carve, &out) : MPI_SUCCESS;
+  DenseView out{const_cast<void*>(c.sendbuf), c.sendcount, c.sendtype, false},
+      in{MPI_IN_PLACE, 0, c.recvtype, false};
+  rc = root ? ViewDenseBlocks(c.sendbuf, c.sendcount, env.size, c.sendtype, send, env, true,
+                              carve, &out)
+            : MPI_SUCCESS;
   if (rc == MPI_SUCCESS && !in_place) {
-    rc = ViewDense(c.recvbuf, c.recvcount, c.recvtype, recv, false, carve, &in);
+    rc = ViewDense(c.recvbuf, c.recvcount, c.recvtype, recv, env, false, carve, &in);
   }
   if (rc != MPI_SUCCESS) return rc;
-  rc = PMPI_Scatter(out.buf, c.sendcount, out.type, in.buf, c.recvcount, in.type, c.root,
-                    env.comm);
+  rc = PMPI_Scatter(out.buf, out.count, out.type, in.buf, in.count, in.type, c.root, env.comm);
   if (rc != MPI_SUCCESS || !in.staged) return rc;
   return UnpackBytes(in.buf, c.recvbuf, c.recvcount, c.recvtype, recv);
 }
