@@ -2,12 +2,15 @@
 # Seed 003's guidelines on this machine, found and repaired: runs
 # colltune-datatype-layouts natively under each library and lists the
 # violations (DGL1: one contiguous type faster than the derived call; DGL2:
-# packing by hand faster), writes a table whose layout rules pack exactly
-# where DGL2 was violated (common/table.h, <collective>@<layout>), runs the
-# benchmark again under the shim with that table, and prints per point the
-# derived call through the table against the library's own path (PMPI_,
-# timed in the same run) and against the faster of that and packing by hand
-# (the oracle of the two choices). "Faster" means by 5 % or more.
+# packing by hand faster). Then it measures the packed forms themselves: a
+# run under the shim with a table whose layout rules pack every layout (each
+# rank then packs its own data, through the type's dense twin), timing each
+# point's packed form and the library's own path (PMPI_) in the same run. It
+# writes layout rules (common/table.h, <collective>@<layout>) where the
+# packed form was faster, runs again with them, and prints per point the
+# library's path over the derived call with the table (speedup) and the
+# faster of the two choices over it (tuned/oracle, the packed form's ratio to
+# the library taken from the previous run). "Faster" means by 5 % or more.
 #
 #   scripts/datatype_guidelines.sh [--calls 30] [--rounds 5] [--np-openmpi 4] [--np-mpich 2]
 set -euo pipefail
@@ -42,10 +45,28 @@ run() {  # run LIBRARY [TABLE]: the benchmark's lines
 
 for lib in openmpi mpich; do
   run "$lib" | grep -E '^(bcast|allgather) ' >"$WORK/$lib.native"
-  python3 - "$WORK/$lib.native" "$WORK/$lib.table" <<'PY'
+  python3 - "$WORK/$lib.native" <<'PY'
 import sys
-rows = [l.split() for l in open(sys.argv[1])]
-# bcast tiled A=2 32768 derived_us X packed_us Y contiguous_us Z
+print("violations (native):")
+n = 0
+for coll, layout, a, size, _, d, _, p, _, c, _, _ in (l.split() for l in open(sys.argv[1])):
+    d, p, c = float(d), float(p), float(c)
+    for name, t in (("DGL1 contiguous", c), ("DGL2 packed", p)):
+        if t <= 0.95 * d:
+            n += 1
+            print(f"  {name:16s} {coll} {layout} {a} {size} B: {t:.1f} against {d:.1f} us derived ({d / t:.2f}x)")
+print(f"  {n} violations")
+PY
+  {
+    echo "colltune-table 1"
+    echo "section *"
+    for coll in bcast allgather; do
+      for layout in tiled indexed struct nested; do echo "$coll@$layout 0 inf ${coll}_as_packed"; done
+    done
+  } >"$WORK/$lib.all"
+  run "$lib" "$WORK/$lib.all" | grep -E '^(bcast|allgather) ' >"$WORK/$lib.packed"
+  python3 - "$WORK/$lib.packed" "$WORK/$lib.table" <<'PY'
+import sys
 def bucket(layout, a):
     smallest = 4 * a if layout == "tiled" else 4  # tiles of A ints; a struct's int
     b = 1
@@ -55,17 +76,9 @@ def bucket(layout, a):
 # 32 KiB points speak for sizes up to 2^17.5 bytes, 1 MiB points above.
 RANGES = {32768: (0, 185363), 1048576: (185364, "inf")}
 pack = {}
-print("violations (native):")
-n = 0
-for coll, layout, a, size, _, d, _, p, _, c, _, _ in rows:
-    a, size, d, p, c = int(a[2:]), int(size), float(d), float(p), float(c)
-    for name, t in (("DGL1 contiguous", c), ("DGL2 packed", p)):
-        if t <= 0.95 * d:
-            n += 1
-            print(f"  {name:16s} {coll} {layout} A={a} {size} B: {t:.1f} against {d:.1f} us derived ({d / t:.2f}x)")
-    key = (coll, f"{layout}/{bucket(layout, a)}", size)
-    pack[key] = pack.get(key, True) and p <= 0.95 * d
-print(f"  {n} violations")
+for coll, layout, a, size, _, form, _, _, _, _, _, lib in (l.split() for l in open(sys.argv[1])):
+    key = (coll, f"{layout}/{bucket(layout, int(a[2:]))}", int(size))
+    pack[key] = pack.get(key, True) and float(form) <= 0.95 * float(lib)
 with open(sys.argv[2], "w") as out:
     out.write("colltune-table 1\nsection *\n")
     for (coll, key, size), yes in sorted(pack.items()):
@@ -73,22 +86,23 @@ with open(sys.argv[2], "w") as out:
             lo, hi = RANGES[size]
             out.write(f"{coll}@{key} {lo} {hi} {coll}_as_packed\n")
 PY
-  echo "$lib: the layout rules written from them:"
+  echo "$lib: the layout rules where the packed form was faster than the library's path:"
   sed -n '3,$p' "$WORK/$lib.table" | sed 's/^/  /'
   run "$lib" "$WORK/$lib.table" | grep -E '^(bcast|allgather) ' >"$WORK/$lib.tuned"
-  python3 - "$WORK/$lib.native" "$WORK/$lib.tuned" "$lib" <<'PY'
+  python3 - "$WORK/$lib.packed" "$WORK/$lib.tuned" "$lib" <<'PY'
 import math, statistics, sys
-tuned = {tuple(l.split()[:4]): l.split() for l in open(sys.argv[2])}
-print(f"{sys.argv[3]}: the library's path / the derived call with the table, and the "
-      "faster of the library's path and packing / the derived call with the table "
-      "(one run)")
+packed = {tuple(l.split()[:4]): l.split() for l in open(sys.argv[1])}
+print(f"{sys.argv[3]}: speedup = the library's path / the derived call with the table (one "
+      "run); tuned/oracle = the faster choice / the derived call with the table")
 speed, oracle = [], []
-for k, n in tuned.items():
-    # ... derived_us X packed_us Y contiguous_us Z library_us W
-    t, p, d = float(n[5]), float(n[7]), float(n[11])
-    speed.append(d / t)
-    oracle.append(min(d, p) / t)
-    print(f"  {' '.join(k):32s} speedup {d / t:5.2f}  tuned/oracle {min(d, p) / t:5.2f}")
+for line in open(sys.argv[2]):
+    n = line.split()
+    t, lib = float(n[5]), float(n[11])
+    k = tuple(n[:4])
+    best = lib * min(1.0, float(packed[k][5]) / float(packed[k][11])) if k in packed else lib
+    speed.append(lib / t)
+    oracle.append(best / t)
+    print(f"  {' '.join(k):32s} speedup {lib / t:5.2f}  tuned/oracle {best / t:5.2f}")
 print(f"  geometric-mean speedup {math.exp(statistics.mean(math.log(x) for x in speed)):.3f}, "
       f"median tuned/oracle {statistics.median(oracle):.3f}, worst {min(oracle):.3f}")
 PY

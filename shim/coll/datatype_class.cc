@@ -167,7 +167,7 @@ DatatypeClass Decode(uintptr_t v) {
 
 DatatypeClass ClassOf(MPI_Datatype type) {
   Layout l;
-  if (GetLayout(type, &l) != MPI_SUCCESS) return DatatypeClass{};
+  if (type == MPI_DATATYPE_NULL || GetLayout(type, &l) != MPI_SUCCESS) return DatatypeClass{};
   if (l.dense) return DatatypeClass{LayoutClass::kContiguous, 0, true};
   if (IsNamed(type)) return Classify(type);  // pair types: no attributes
   // Created on first use, after MPI_Init; not copied by MPI_Type_dup (a

@@ -4,7 +4,9 @@
 // elements of the original. Handing MPI (packed buffer, count, twin) instead
 // of (buffer, count, type) keeps the count, the type size and the signature,
 // which is all other ranks' calls must match: a rank may take this path
-// whatever the others do (seed 003's GL2/GL3 mock-ups rest on this).
+// whatever the others do. Seed 003's packed mock-ups use it where a table's
+// layout rule chose them on this rank alone, and MPI_BYTE where every rank
+// runs them (ViewDense).
 #ifndef COLLTUNE_SHIM_COLL_DENSE_TWIN_H_
 #define COLLTUNE_SHIM_COLL_DENSE_TWIN_H_
 
