@@ -11,6 +11,7 @@
 // asking the API, never by copying numbers from here.
 //
 //   seed_web --server unix:/tmp/x/colltuned.sock [--jobs 1000]
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -130,8 +131,9 @@ double ModelSeconds(Collective c, const std::string& algorithm, int log2,
   return t;
 }
 
-// What a campaign of `library` measures for `c`: default, the mock-ups, and
-// the native algorithms that library has.
+// What a campaign of `library` measures for `c`: default, the mock-ups and
+// the native algorithms that library has, in the shapes' order, then the
+// catalogue's other mock-ups (they time as default does).
 std::vector<std::string> AlgorithmsOf(Collective c, const std::string& library) {
   std::vector<std::string> out = {"default"};
   for (const Shape& s : kShapes) {
@@ -143,6 +145,13 @@ std::vector<std::string> AlgorithmsOf(Collective c, const std::string& library) 
       continue;
     }
     out.push_back(s.algorithm);
+  }
+  for (int i = 1; i < colltune::IndexOf(colltune::Algorithm::kFirstNative); ++i) {
+    const colltune::AlgorithmInfo& info = colltune::InfoOf(static_cast<Algorithm>(i));
+    if (info.collective == c &&
+        std::find(out.begin(), out.end(), info.name) == out.end()) {
+      out.emplace_back(info.name);
+    }
   }
   return out;
 }
