@@ -162,15 +162,20 @@ MPI_Datatype DenseTwinOf(MPI_Datatype type) {
   // Created on first use, after MPI_Init; MPI_Type_dup does not copy it.
   static const int keyval = NewTypeKeyval(&DeleteTwin);
   if (keyval == MPI_KEYVAL_INVALID) return MPI_DATATYPE_NULL;
-  // One builder at a time: a second set_attr would free the twin a first
-  // thread already returned.
+  const auto cached = [&](MPI_Datatype* twin) {
+    void* value = nullptr;
+    int found = 0;
+    if (PMPI_Type_get_attr(type, keyval, &value, &found) != MPI_SUCCESS || !found) return false;
+    *twin = *static_cast<MPI_Datatype*>(value);
+    return true;
+  };
+  MPI_Datatype known;
+  if (cached(&known)) return known;  // every call after the first: no lock
+  // One builder at a time, looking again under the lock: a second set_attr
+  // would free the twin a first thread already returned.
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
-  void* value = nullptr;
-  int found = 0;
-  if (PMPI_Type_get_attr(type, keyval, &value, &found) == MPI_SUCCESS && found) {
-    return *static_cast<MPI_Datatype*>(value);
-  }
+  if (cached(&known)) return known;
   auto* twin = new MPI_Datatype(BuildDenseTwin(type));
   if (PMPI_Type_set_attr(type, keyval, twin) != MPI_SUCCESS) {
     DeleteTwin(type, keyval, twin, nullptr);
