@@ -1,5 +1,7 @@
 #include "common/catalog.h"
 
+#include <string>
+
 namespace colltune {
 namespace {
 
@@ -242,6 +244,10 @@ bool IsAlgorithmName(std::string_view name) {
 
 bool Implements(Algorithm a, Collective c) {
   return a == Algorithm::kDefault || InfoOf(a).collective == c;
+}
+
+std::optional<Algorithm> PackedFormOf(Collective c) {
+  return ParseAlgorithm(std::string(InfoOf(c).name) + "_as_packed", c);
 }
 
 std::optional<Algorithm> FindNative(Collective c, std::string_view library_name) {

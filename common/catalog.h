@@ -147,6 +147,11 @@ inline bool IsNative(Algorithm a) { return a >= Algorithm::kFirstNative; }
 // Only a whole job can run it (AlgorithmInfo::at_launch).
 bool AtLaunchOnly(Algorithm a);
 
+// <collective>_as_packed, seed 003's packed form of `c`, if it has one: the
+// only algorithm besides default a rule for a derived datatype's layout may
+// name (common/table.h).
+std::optional<Algorithm> PackedFormOf(Collective c);
+
 // The native algorithm of collective `c` the library calls `library_name`
 // ("recursive_doubling"), if colltune knows one: the one with the library's
 // own segmentation.

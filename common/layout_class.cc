@@ -59,4 +59,13 @@ std::optional<LayoutKey> ParseLayoutKey(std::string_view text) {
   return key;
 }
 
+std::string LayoutProblem(const LayoutKey& key) { return "@" + FormatLayoutKey(key); }
+
+std::optional<LayoutKey> ParseLayoutProblem(std::string_view problem) {
+  if (problem.empty() || problem[0] != '@') return std::nullopt;
+  std::optional<LayoutKey> key = ParseLayoutKey(problem.substr(1));
+  if (!key || !IsRuleLayout(*key)) return std::nullopt;
+  return key;
+}
+
 }  // namespace colltune

@@ -47,6 +47,18 @@ std::string FormatLayoutKey(const LayoutKey& key);
 // of two written in B or KiB.
 std::optional<LayoutKey> ParseLayoutKey(std::string_view text);
 
+// Rules may key on the layouts a derived datatype can have: not contiguous
+// (the plain rules) and not other (never changed).
+inline bool IsRuleLayout(const LayoutKey& key) {
+  return key.layout != LayoutClass::kContiguous && key.layout != LayoutClass::kOther;
+}
+
+// A campaign point measured with derived-datatype data names its layout as
+// its problem (proto Measurement.problem): "@" and the key, "@tiled/8B".
+std::string LayoutProblem(const LayoutKey& key);
+// The reverse; nullopt unless `problem` is "@" and a key IsRuleLayout takes.
+std::optional<LayoutKey> ParseLayoutProblem(std::string_view problem);
+
 }  // namespace colltune
 
 #endif  // COLLTUNE_COMMON_LAYOUT_CLASS_H_

@@ -325,8 +325,7 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
     LayoutKey layout;
     if (at != std::string_view::npos) {
       const std::optional<LayoutKey> key = ParseLayoutKey(tok[0].substr(at + 1));
-      if (!key || key->layout == LayoutClass::kContiguous ||
-          key->layout == LayoutClass::kOther) {
+      if (!key || !IsRuleLayout(*key)) {
         *error = LineError(line_no, "layout " + Quote(tok[0].substr(at + 1)) +
                                         " is not one of tiled, indexed, struct, nested "
                                         "(optionally /<block bytes>, e.g. tiled/8B)");
@@ -400,8 +399,7 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
       current->rules.push_back(r);
       continue;
     }
-    if (r.algorithm != Algorithm::kDefault &&
-        InfoOf(r.algorithm).name != std::string(InfoOf(*c).name) + "_as_packed") {
+    if (r.algorithm != Algorithm::kDefault && r.algorithm != PackedFormOf(*c)) {
       *error = LineError(line_no, "a rule for a layout may name default or " +
                                       std::string(InfoOf(*c).name) + "_as_packed, not " +
                                       Quote(tok[3]));

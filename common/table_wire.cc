@@ -7,6 +7,7 @@
 #include "common/catalog.h"
 #include "common/counted.h"
 #include "common/histogram.h"
+#include "common/layout_class.h"
 #include "common/limits.h"
 #include "common/table.h"
 
@@ -161,6 +162,7 @@ bool DecodeRule(std::string_view bytes, RuleMessage* rule) {
       case 3: r.Int(type, &rule->max_bytes); break;
       case 4: r.String(type, &rule->algorithm); break;
       case 5: r.Double(type, &rule->speedup); break;
+      case 13: r.String(type, &rule->layout); break;
       default: r.Skip(type);
     }
   }
@@ -335,7 +337,19 @@ bool TableTextFromMessage(const TableMessage& table, std::string* text,
         *error = "daemon sent a negative byte range";
         return false;
       }
-      out += r.collective + " " + std::to_string(r.min_bytes) + " " +
+      // A layout key the parser does not take (a newer daemon's layout
+      // class) leaves that rule out: those calls run what the plain rules say.
+      std::string key = r.collective;
+      if (!r.layout.empty()) {
+        const std::optional<LayoutKey> layout = ParseLayoutKey(r.layout);
+        if (!layout || !IsRuleLayout(*layout)) {
+          warnings->push_back("unknown datatype layout '" + r.layout.substr(0, 64) + "' for " +
+                              r.collective + ": that rule is left out");
+          continue;
+        }
+        key += "@" + FormatLayoutKey(*layout);
+      }
+      out += key + " " + std::to_string(r.min_bytes) + " " +
              (r.max_bytes < 0 ? std::string("inf") : std::to_string(r.max_bytes)) + " " +
              r.algorithm;
       if (r.speedup > 0 && r.speedup < 1e9) out += " " + std::to_string(r.speedup);

@@ -35,6 +35,7 @@ struct RuleMessage {
   int64_t max_bytes = 0;
   std::string algorithm;
   double speedup = 0;
+  std::string layout;  // empty: a plain rule; else a datatype layout key
 };
 
 struct SectionMessage {

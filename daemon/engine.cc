@@ -1,6 +1,7 @@
 #include "daemon/engine.h"
 
 #include <algorithm>
+#include <iterator>
 #include <array>
 #include <cmath>
 #include <tuple>
@@ -398,6 +399,35 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
                    [](const Decision& a, const Decision& b) {
                      return IndexOf(a.rule.collective) < IndexOf(b.rule.collective);
                    });
+  // Derived datatypes: each layout's points decide its sizes as plain
+  // points do, between default and the packed form only (all a layout rule
+  // may name); its ranges follow the plain ones, in the table's order.
+  for (const auto& [group, sizes] : GroupLayouts(points)) {
+    const auto& [c, layout_class, block_log2] = group;
+    const Collective coll = static_cast<Collective>(c);
+    const LayoutKey key{static_cast<LayoutClass>(layout_class),
+                        static_cast<int8_t>(block_log2)};
+    const std::optional<Algorithm> packed = PackedFormOf(coll);
+    std::vector<Rule> mine;  // the layout's current rules, for hysteresis
+    for (const Rule& r : current) {
+      if (r.collective == coll && r.layout == key) mine.push_back(r);
+    }
+    for (Rule& r : mine) r.layout = {};
+    std::vector<SizeDecision> decided;
+    for (const auto& [bytes, measured] : sizes) {
+      std::map<int, Series> algorithms;
+      for (const auto& [a, series] : measured) {
+        if (a == IndexOf(Algorithm::kDefault) || (packed && a == IndexOf(*packed))) {
+          algorithms.emplace(a, series);
+        }
+      }
+      if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
+      decided.push_back(DecideSize(coll, bytes, algorithms, mine, options));
+    }
+    const size_t first = decisions.size();
+    AppendRanges(coll, decided, &decisions);
+    for (size_t i = first; i < decisions.size(); ++i) decisions[i].rule.layout = key;
+  }
   return decisions;
 }
 
@@ -406,8 +436,18 @@ std::vector<Decision> FinishDecisions(std::vector<Decision> decisions,
                                       const std::vector<Rule>& current,
                                       const std::vector<PinnedRange>& pins,
                                       const EngineOptions& options) {
+  // Job reports and pins are about the plain rules; a layout's rules come
+  // from campaigns alone and keep their place after them.
+  const auto plain_end = std::stable_partition(
+      decisions.begin(), decisions.end(),
+      [](const Decision& d) { return !IsRuleLayout(d.rule.layout); });
+  std::vector<Decision> by_layout(std::make_move_iterator(plain_end),
+                                  std::make_move_iterator(decisions.end()));
+  decisions.erase(plain_end, decisions.end());
   ApplyOnline(online, current, options, &decisions);
   ApplyPins(pins, &decisions);
+  decisions.insert(decisions.end(), std::make_move_iterator(by_layout.begin()),
+                   std::make_move_iterator(by_layout.end()));
   return decisions;
 }
 
@@ -425,7 +465,7 @@ void ApplyPins(const std::vector<PinnedRange>& pins,
 bool SameDecisions(const std::vector<Rule>& a, const std::vector<Rule>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].collective != b[i].collective ||
+    if (a[i].collective != b[i].collective || !(a[i].layout == b[i].layout) ||
         a[i].algorithm != b[i].algorithm || a[i].min_bytes != b[i].min_bytes ||
         a[i].max_bytes != b[i].max_bytes) {
       return false;
@@ -440,13 +480,27 @@ std::string DescribeChanges(const std::vector<Rule>& before,
   // boundary of either table, and report the pieces whose algorithm changed
   // (adjacent pieces with the same change merged). Comparing rules one by
   // one would report a merged range as changed and miss a removed one.
+  // The plain rules of each collective, then each datatype layout's.
+  std::set<std::tuple<bool, int, int, int>> keys;
+  for (int ci = 0; ci < kNumCollectives; ++ci) keys.insert({false, ci, 0, -1});
+  for (const auto* rules : {&before, &after}) {
+    for (const Rule& r : *rules) {
+      if (IsRuleLayout(r.layout)) {
+        keys.insert({true, IndexOf(r.collective), static_cast<int>(r.layout.layout),
+                     r.layout.block_log2});
+      }
+    }
+  }
   std::string out;
-  for (int ci = 0; ci < kNumCollectives; ++ci) {
+  for (const auto& [by_layout, ci, layout_class, block_log2] : keys) {
     const Collective c = static_cast<Collective>(ci);
+    const LayoutKey layout = by_layout ? LayoutKey{static_cast<LayoutClass>(layout_class),
+                                                   static_cast<int8_t>(block_log2)}
+                                       : LayoutKey{};
     std::set<uint64_t> starts = {0};
     for (const auto* rules : {&before, &after}) {
       for (const Rule& r : *rules) {
-        if (r.collective != c) continue;
+        if (r.collective != c || !(r.layout == layout)) continue;
         starts.insert(r.min_bytes);
         if (r.max_bytes != kNoUpperBound) starts.insert(r.max_bytes + 1);
       }
@@ -460,7 +514,8 @@ std::string DescribeChanges(const std::vector<Rule>& before,
       auto next = std::next(it);
       const uint64_t max = next == starts.end() ? kNoUpperBound : *next - 1;
       const int64_t at = static_cast<int64_t>(*it);
-      Piece piece{*it, max, CurrentChoice(before, c, at), CurrentChoice(after, c, at)};
+      Piece piece{*it, max, CurrentChoice(before, c, at, layout),
+                  CurrentChoice(after, c, at, layout)};
       if (!pieces.empty() && pieces.back().was == piece.was &&
           pieces.back().now == piece.now) {
         pieces.back().max = max;
@@ -471,7 +526,7 @@ std::string DescribeChanges(const std::vector<Rule>& before,
     for (const Piece& p : pieces) {
       if (p.was == p.now) continue;
       if (!out.empty()) out += "; ";
-      out += Range(Rule{c, p.min, p.max, p.now, 0}) + ": " +
+      out += Range(Rule{c, p.min, p.max, p.now, 0, layout}) + ": " +
              std::string(InfoOf(p.was).name) + " -> " +
              std::string(InfoOf(p.now).name);
     }

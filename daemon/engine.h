@@ -183,12 +183,16 @@ struct ViolationFound {
   double factor = 0;
   double p_value = 1;
   int launches = 0;
+  // Seed 003's guidelines: the derived datatype's layout the point was
+  // measured with; contiguous for the others.
+  LayoutKey layout;
 };
 
 // Guideline violations (default significantly slower than a mock-up, by
 // either test of the decisions at the same level alpha, without a margin), selection violations (the same against
 // the library's own algorithms) and monotony violations (default
-// significantly faster at the next larger measured size).
+// significantly faster at the next larger measured size); and seed 003's
+// (the packed form faster than the derived-datatype call at a layout's point).
 std::vector<ViolationFound> FindViolations(
     const std::vector<LaunchMedian>& points, const EngineOptions& options);
 

@@ -121,7 +121,8 @@ bool DecidedThroughout(const std::vector<Decision>& decisions, Collective c,
 }
 
 std::string Range(const Rule& r) {
-  return std::string(InfoOf(r.collective).name) + " " +
+  return std::string(InfoOf(r.collective).name) +
+         (IsRuleLayout(r.layout) ? "@" + FormatLayoutKey(r.layout) : std::string()) + " " +
          std::to_string(r.min_bytes) + "-" +
          (r.max_bytes == kNoUpperBound ? std::string("inf")
                                        : std::to_string(r.max_bytes));

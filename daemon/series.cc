@@ -27,7 +27,7 @@ std::vector<const LaunchMedian*> CompletePoints(const std::vector<LaunchMedian>&
 std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
   std::map<int, BySize> by;
   for (const LaunchMedian* p : CompletePoints(points)) {
-    if (InfoOf(p->collective).irregular) continue;
+    if (InfoOf(p->collective).irregular || !p->problem.empty()) continue;
     by[IndexOf(p->collective)][p->msg_bytes][IndexOf(p->algorithm)].Add(*p);
   }
   return by;
@@ -38,6 +38,18 @@ std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
   for (const LaunchMedian* p : CompletePoints(points)) {
     if (!InfoOf(p->collective).irregular) continue;
     by[IndexOf(p->collective)][{p->problem, p->msg_bytes}][IndexOf(p->algorithm)].Add(*p);
+  }
+  return by;
+}
+
+std::map<LayoutGroup, BySize> GroupLayouts(const std::vector<LaunchMedian>& points) {
+  std::map<LayoutGroup, BySize> by;
+  for (const LaunchMedian* p : CompletePoints(points)) {
+    if (InfoOf(p->collective).irregular) continue;
+    const std::optional<LayoutKey> key = ParseLayoutProblem(p->problem);
+    if (!key) continue;
+    by[{IndexOf(p->collective), static_cast<int>(key->layout), key->block_log2}]
+      [p->msg_bytes][IndexOf(p->algorithm)].Add(*p);
   }
   return by;
 }
@@ -98,9 +110,9 @@ bool BeatsDefault(const Launches& x, const Launches& def, double margin,
 }
 
 Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
-                        int64_t bytes) {
+                        int64_t bytes, const LayoutKey& layout) {
   for (const Rule& r : current) {
-    if (r.collective == c && r.min_bytes <= static_cast<uint64_t>(bytes) &&
+    if (r.collective == c && r.layout == layout && r.min_bytes <= static_cast<uint64_t>(bytes) &&
         static_cast<uint64_t>(bytes) <= r.max_bytes) {
       return r.algorithm;
     }

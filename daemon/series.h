@@ -9,10 +9,12 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "common/catalog.h"
+#include "common/layout_class.h"
 #include "common/regime.h"
 #include "common/stats.h"
 #include "common/table.h"
@@ -66,7 +68,13 @@ std::vector<const LaunchMedian*> CompletePoints(const std::vector<LaunchMedian>&
 
 using BySize = std::map<int64_t, std::map<int, Series>>;  // size -> algorithm
 
+// Regular collectives' points with contiguous data, by collective.
 std::map<int, BySize> Group(const std::vector<LaunchMedian>& points);
+
+// Points measured with derived-datatype data (problem "@<layout>"), by
+// (collective, layout class, block_log2): the order of a table's layout rules.
+using LayoutGroup = std::tuple<int, int, int>;
+std::map<LayoutGroup, BySize> GroupLayouts(const std::vector<LaunchMedian>& points);
 
 // Irregular collectives: (distribution, average block bytes) -> algorithm.
 using ByPoint = std::map<std::pair<std::string, int64_t>, std::map<int, Series>>;
@@ -91,8 +99,10 @@ bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p);
 bool BeatsDefault(const Launches& x, const Launches& def, double margin,
                   const EngineOptions& o, double* p);
 
+// What `current` decides for `bytes` of `c`: its plain rules, or those of
+// a datatype layout.
 Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
-                        int64_t bytes);
+                        int64_t bytes, const LayoutKey& layout = {});
 
 }  // namespace colltune::daemon
 

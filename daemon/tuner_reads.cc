@@ -37,6 +37,7 @@ void ToProto(const db::StoredRule& s, v1::Rule* out) {
   out->set_min_bytes(static_cast<int64_t>(r.min_bytes));
   out->set_max_bytes(ProtoMax(r.max_bytes));
   out->set_speedup(r.speedup);
+  if (IsRuleLayout(r.layout)) out->set_layout(FormatLayoutKey(r.layout));
   out->set_p_value(s.p_value);
   out->set_launches_default(s.launches_default);
   out->set_launches_algorithm(s.launches_algorithm);
@@ -399,6 +400,7 @@ absl::StatusOr<v1::GetViolationsResponse> Tuner::GetViolations(
     out->set_factor(v.factor);
     out->set_p_value(v.p_value);
     out->set_launches(v.launches);
+    if (IsRuleLayout(v.layout)) out->set_layout(FormatLayoutKey(v.layout));
   }
   if (absl::Status s = AddDefects(r.profile_id(), &response); !s.ok()) return s;
   return response;

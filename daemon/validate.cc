@@ -10,6 +10,7 @@
 #include "common/histogram.h"
 #include "common/layout.h"
 #include "common/limits.h"
+#include "common/layout_class.h"
 #include "common/problems.h"
 #include "common/regime.h"
 #include "proto/context.h"
@@ -168,8 +169,21 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                      "two_blocks), got '" + m.problem().substr(0, 64) + "'");
     }
     if (!irregular && !m.problem().empty()) {
-      return Invalid(where + ".problem is for irregular collectives only, got '" +
-                     m.problem().substr(0, 64) + "' for " + m.collective());
+      // Or a derived datatype's layout, where the collective has a packed
+      // form: then default and that form are all a point may time.
+      const Collective c = *ParseCollective(m.collective());
+      const std::optional<Algorithm> packed = PackedFormOf(c);
+      if (!packed || !ParseLayoutProblem(m.problem())) {
+        return Invalid(where + ".problem is for irregular collectives, and for a derived "
+                       "datatype's layout ('@tiled/8B') of bcast, allgather, gather, scatter "
+                       "or alltoall; got '" + m.problem().substr(0, 64) + "' for " +
+                       m.collective());
+      }
+      const std::optional<Algorithm> a = ParseAlgorithm(m.algorithm(), c);
+      if (a != Algorithm::kDefault && a != packed) {
+        return Invalid(where + ": a point of a datatype layout times default or " +
+                       std::string(InfoOf(*packed).name) + ", not " + m.algorithm());
+      }
     }
     if (!ParseRegime(m.regime())) {
       return Invalid(where + ".regime must be sync, loop or imbalance, got '" +

@@ -1,9 +1,25 @@
 #include "db/table_store.h"
 
+#include <tuple>
+
 #include "absl/strings/str_cat.h"
 #include "db/rows.h"
 
 namespace colltune::db {
+namespace {
+
+// '' for the plain rules.
+std::string LayoutColumn(const LayoutKey& key) {
+  return IsRuleLayout(key) ? FormatLayoutKey(key) : std::string();
+}
+
+// The plain rules first, then each layout's, each by collective and size.
+std::tuple<bool, int, int, int, uint64_t> RuleOrder(const Rule& r) {
+  return {IsRuleLayout(r.layout), IndexOf(r.collective), static_cast<int>(r.layout.layout),
+          r.layout.block_log2, r.min_bytes};
+}
+
+}  // namespace
 
 absl::StatusOr<int64_t> TableStore::AddTable(int64_t profile_id,
                                         const std::vector<StoredRule>& rules,
@@ -28,8 +44,8 @@ absl::StatusOr<int64_t> TableStore::AddTable(int64_t profile_id,
     absl::StatusOr<Statement> ins = c_->db->Query(
         "INSERT INTO decision_rules (table_id, collective, min_bytes, "
         "max_bytes, algorithm, speedup, p_value, launches_default, "
-        "launches_algorithm, campaigns, pinned, source, regimes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "launches_algorithm, campaigns, pinned, source, regimes, layout) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         table_id, Name(r.collective), static_cast<int64_t>(r.min_bytes),
         r.max_bytes == kNoUpperBound ? int64_t{-1} : static_cast<int64_t>(r.max_bytes),
         Name(r.algorithm), r.speedup, s.p_value, s.launches_default, s.launches_algorithm,
@@ -40,6 +56,7 @@ absl::StatusOr<int64_t> TableStore::AddTable(int64_t profile_id,
     } else {
       ins->Bind(13, FormatRegimeEvidence(s.regimes));
     }
+    ins->Bind(14, LayoutColumn(r.layout));
     if (absl::Status e = ins->Run(); !e.ok()) return e;
   }
   return version;
@@ -54,7 +71,7 @@ absl::Status TableStore::RefreshEvidence(int64_t profile_id, int64_t version,
         "launches_default = ?3, launches_algorithm = ?4, campaigns = ?5, "
         "pinned = ?6, source = ?7, regimes = ?12 WHERE table_id = (SELECT id "
         "FROM decision_tables WHERE profile_id = ?8 AND version = ?9) AND "
-        "collective = ?10 AND min_bytes = ?11",
+        "collective = ?10 AND min_bytes = ?11 AND layout = ?13",
         s.rule.speedup, s.p_value, s.launches_default, s.launches_algorithm, s.campaigns,
         s.pinned ? 1 : 0, s.source, profile_id, version, Name(s.rule.collective),
         static_cast<int64_t>(s.rule.min_bytes));
@@ -64,6 +81,7 @@ absl::Status TableStore::RefreshEvidence(int64_t profile_id, int64_t version,
     } else {
       up->Bind(12, FormatRegimeEvidence(s.regimes));
     }
+    up->Bind(13, LayoutColumn(s.rule.layout));
     absl::Status e = up->Run();
     if (!e.ok()) return e;
   }
@@ -126,8 +144,8 @@ absl::StatusOr<std::optional<TableVersion>> TableStore::LoadTable(int64_t table_
   t.changes = st->Text(3);
   absl::StatusOr<Statement> rules = c_->db->Query(
       "SELECT collective, min_bytes, max_bytes, algorithm, speedup, p_value, "
-      "launches_default, launches_algorithm, campaigns, pinned, source, regimes "
-      "FROM decision_rules WHERE table_id = ?",
+      "launches_default, launches_algorithm, campaigns, pinned, source, regimes, "
+      "layout FROM decision_rules WHERE table_id = ?",
       table_id);
   if (!rules.ok()) return rules.status();
   absl::Status each = rules->EachRow([&](const Statement& row) -> absl::Status {
@@ -148,15 +166,22 @@ absl::StatusOr<std::optional<TableVersion>> TableStore::LoadTable(int64_t table_
     if (!row.IsNull(11) && !ParseRegimeEvidence(row.Text(11), &s.regimes)) {
       s.regimes.clear();
     }
+    const std::string layout = row.Text(12);
+    if (!layout.empty()) {
+      const std::optional<LayoutKey> key = ParseLayoutKey(layout);
+      if (!key || !IsRuleLayout(*key)) {
+        return absl::DataLossError("decision rule for " + row.Text(0) +
+                                   " has an unknown datatype layout '" + layout + "'");
+      }
+      s.rule.layout = *key;
+    }
     t.rules.push_back(std::move(s));
     return absl::OkStatus();
   });
   if (!each.ok()) return each;
   std::sort(t.rules.begin(), t.rules.end(),
             [](const StoredRule& a, const StoredRule& b) {
-              return IndexOf(a.rule.collective) != IndexOf(b.rule.collective)
-                         ? IndexOf(a.rule.collective) < IndexOf(b.rule.collective)
-                         : a.rule.min_bytes < b.rule.min_bytes;
+              return RuleOrder(a.rule) < RuleOrder(b.rule);
             });
   return std::optional<TableVersion>(std::move(t));
 }

@@ -37,7 +37,9 @@ struct TableVersion {
   std::string created_at;
   std::string reason;
   std::string changes;
-  std::vector<StoredRule> rules;  // sorted by (collective, min_bytes)
+  // The plain rules sorted by (collective, min_bytes), then the datatype
+  // layouts' (Rule::layout) by (collective, layout, min_bytes).
+  std::vector<StoredRule> rules;
 
   std::vector<Rule> Rules() const;
   int RulesNotDefault() const;
@@ -69,7 +71,7 @@ class TableStore {
                                    std::string_view reason,
                                    std::string_view changes);
   // Updates the evidence (speedup, p-value, launches, campaigns, pinned) of
-  // a stored version's rules, matched by (collective, min_bytes), leaving its
+  // a stored version's rules, matched by (collective, layout, min_bytes), leaving its
   // decisions as they are.
   absl::Status RefreshEvidence(int64_t profile_id, int64_t version,
                                const std::vector<StoredRule>& rules);

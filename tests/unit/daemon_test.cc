@@ -569,7 +569,31 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
        },
        "got 'zipf'"},
       {[](auto* r) { r->mutable_measurements(2)->set_problem("same"); },
-       "problem is for irregular collectives only"},
+       "problem is for irregular collectives, and for a derived datatype's layout"},
+      // A layout where the collective has no packed form (allreduce), an
+      // unknown or unrulable layout, and an algorithm a layout point cannot
+      // time.
+      {[](auto* r) {
+         r->mutable_measurements(2)->set_collective("allreduce");
+         r->mutable_measurements(2)->set_problem("@tiled/8B");
+       },
+       "got '@tiled/8B' for allreduce"},
+      {[](auto* r) {
+         r->mutable_measurements(2)->set_collective("bcast");
+         r->mutable_measurements(2)->set_problem("@other");
+       },
+       "got '@other' for bcast"},
+      {[](auto* r) {
+         r->mutable_measurements(2)->set_collective("bcast");
+         r->mutable_measurements(2)->set_problem("@tiled/7B");
+       },
+       "got '@tiled/7B' for bcast"},
+      {[](auto* r) {
+         r->mutable_measurements(2)->set_collective("bcast");
+         r->mutable_measurements(2)->set_algorithm("bcast_as_scatter_allgather");
+         r->mutable_measurements(2)->set_problem("@struct/4B");
+       },
+       "times default or bcast_as_packed, not bcast_as_scatter_allgather"},
       {[](auto* r) { r->mutable_measurements(2)->set_regime("steady"); },
        "measurements[2].regime must be sync, loop or imbalance, got 'steady'"},
       {[](auto* r) {

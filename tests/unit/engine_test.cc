@@ -430,6 +430,74 @@ TEST(Engine, IrregularCollectivesGetOneDecisionForAllSizes) {
   EXPECT_EQ(d[0].evidence.launches_algorithm, 5);
 }
 
+// Seed 003: points measured with a derived datatype's data name its layout
+// ("@tiled/8B") and decide that layout's rules, which follow the plain ones.
+void AddLayout(std::vector<LaunchMedian>* v, Algorithm a, const char* layout, int64_t bytes,
+               std::initializer_list<double> medians) {
+  int64_t launch = 0;
+  for (double m : medians) {
+    LaunchMedian p{Collective::kBcast, a, bytes, launch++, 7, m};
+    p.problem = layout;
+    v->push_back(p);
+  }
+}
+
+TEST(Engine, DatatypeLayoutsGetTheirOwnRulesAfterThePlainOnes) {
+  constexpr Algorithm kPacked = Algorithm::kBcastAsPacked;
+  std::vector<LaunchMedian> p;
+  // Plain bcast: default only.
+  AddLayout(&p, kDef, "", 32768, {10, 10.1, 9.9, 10.2, 10.05});
+  // Tiled 8 B blocks: packing wins at 1 MiB only.
+  AddLayout(&p, kDef, "@tiled/8B", 32768, {10, 10.1, 9.9, 10.2, 10.05});
+  AddLayout(&p, kPacked, "@tiled/8B", 32768, {10.1, 10, 10.2, 9.9, 10.05});
+  AddLayout(&p, kDef, "@tiled/8B", 1 << 20, {400, 401, 399, 402, 400.5});
+  AddLayout(&p, kPacked, "@tiled/8B", 1 << 20, {300, 301, 299, 302, 300.5});
+  // A struct: packing is slower; and a mock-up that is no packed form is
+  // not a candidate for a layout, however fast.
+  AddLayout(&p, kDef, "@struct/4B", 1 << 20, {100, 101, 99, 102, 100.5});
+  AddLayout(&p, kPacked, "@struct/4B", 1 << 20, {200, 201, 199, 202, 200.5});
+  AddLayout(&p, Algorithm::kBcastAsScatterAllgather, "@struct/4B", 1 << 20,
+            {10, 10.1, 9.9, 10.2, 10.05});
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_FALSE(IsRuleLayout(d[0].rule.layout));
+  EXPECT_EQ(d[0].rule.algorithm, kDef);
+  EXPECT_EQ(FormatLayoutKey(d[1].rule.layout), "tiled/8B");
+  EXPECT_EQ(d[1].rule.algorithm, kDef);
+  EXPECT_EQ(d[1].rule.max_bytes, 185363u);  // the geometric midpoint, minus one
+  EXPECT_EQ(FormatLayoutKey(d[2].rule.layout), "tiled/8B");
+  EXPECT_EQ(d[2].rule.algorithm, kPacked);
+  EXPECT_EQ(d[2].rule.min_bytes, 185364u);
+  EXPECT_NEAR(d[2].rule.speedup, 400.5 / 300.5, 1e-9);
+  EXPECT_EQ(FormatLayoutKey(d[3].rule.layout), "struct/4B");
+  EXPECT_EQ(d[3].rule.algorithm, kDef);
+
+  // The current choice of a layout holds against a newcomer only in that
+  // layout; a pin of the plain rules leaves the layouts' alone.
+  const PinnedRange pin{Collective::kBcast, 0, kNoUpperBound,
+                        Algorithm::kBcastAsScatterAllgather};
+  std::vector<Decision> pinned = ComputeDecisions(p, {}, {pin}, EngineOptions{});
+  ASSERT_EQ(pinned.size(), 4u);
+  EXPECT_EQ(pinned[0].rule.algorithm, Algorithm::kBcastAsScatterAllgather);
+  EXPECT_EQ(pinned[2].rule.algorithm, kPacked);
+
+  // The table's changes name the layout.
+  std::vector<Rule> before, after;
+  for (const Decision& x : d) after.push_back(x.rule);
+  before = after;
+  before[2].algorithm = kDef;
+  EXPECT_FALSE(SameDecisions(before, after));
+  EXPECT_EQ(DescribeChanges(before, after),
+            "bcast@tiled/8B 185364-inf: default -> bcast_as_packed");
+
+  // Seed 003's violation, apart from seed 004's: packed faster at tiled 1 MiB.
+  std::vector<ViolationFound> v = FindViolations(p, EngineOptions{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].algorithm, kPacked);
+  EXPECT_EQ(FormatLayoutKey(v[0].layout), "tiled/8B");
+  EXPECT_EQ(v[0].msg_bytes, 1 << 20);
+}
+
 TEST(Engine, AnIrregularAlgorithmNeedsAMajorityAndNoClearLoss) {
   // Faster at two of four points only: no majority.
   std::vector<LaunchMedian> p;

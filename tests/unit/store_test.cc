@@ -199,6 +199,42 @@ TEST(Store, EvidenceIsRefreshedWithoutANewVersion) {
   EXPECT_EQ((*table)->rules[0].rule.algorithm, Algorithm::kBcastAsScatterAllgather);
 }
 
+// A rule for a derived datatype's layout is a rule of its own beside the
+// plain one of the same collective and size, refreshed and loaded as such.
+TEST(Store, LayoutRulesAreKeptApartFromThePlainOnes) {
+  const std::string path = TempPath("layouts.db");
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  Store& s = **store;
+  int64_t profile = 0;
+  StoredRule plain, tiled, nested;
+  plain.rule = Rule{Collective::kBcast, 0, kNoUpperBound, Algorithm::kDefault, 1};
+  tiled.rule = Rule{Collective::kBcast, 0, kNoUpperBound, Algorithm::kBcastAsPacked, 1.4,
+                    *ParseLayoutKey("tiled/8B")};
+  nested.rule = Rule{Collective::kAllgather, 0, kNoUpperBound, Algorithm::kDefault, 1,
+                     *ParseLayoutKey("nested")};
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 return s.tables().AddTable(profile, {nested, tiled, plain}, "t", "").status();
+               }).ok());
+  tiled.p_value = 0.002;
+  ASSERT_TRUE(
+      s.InTransaction([&] { return s.tables().RefreshEvidence(profile, 1, {tiled}); }).ok());
+  auto table = s.tables().CurrentTable(profile);
+  ASSERT_TRUE(table.ok() && table->has_value()) << table.status();
+  ASSERT_EQ((*table)->rules.size(), 3u);
+  // The plain rules first, then the layouts' by collective.
+  EXPECT_FALSE(IsRuleLayout((*table)->rules[0].rule.layout));
+  EXPECT_DOUBLE_EQ((*table)->rules[0].p_value, 1) << "the plain rule was not refreshed";
+  EXPECT_EQ((*table)->rules[1].rule.collective, Collective::kAllgather);
+  EXPECT_EQ(FormatLayoutKey((*table)->rules[1].rule.layout), "nested");
+  EXPECT_EQ(FormatLayoutKey((*table)->rules[2].rule.layout), "tiled/8B");
+  EXPECT_EQ((*table)->rules[2].rule.algorithm, Algorithm::kBcastAsPacked);
+  EXPECT_DOUBLE_EQ((*table)->rules[2].p_value, 0.002);
+  EXPECT_EQ((*table)->RulesNotDefault(), 1);
+  EXPECT_EQ(CountRows(path, "decision_rules WHERE layout = ''"), 1);
+}
+
 TEST(Store, WritesOutsideATransactionAreRefused) {
   auto store = Store::Open(TempPath("notx.db"));
   ASSERT_TRUE(store.ok());

@@ -150,6 +150,33 @@ TEST(TableWire, UnknownAlgorithmIsDroppedWithAWarning) {
   EXPECT_EQ(text.find("allreduce_from_the_future"), std::string::npos);
 }
 
+// A daemon's rule for a datatype layout reaches the shim as one; a layout
+// this build does not know is left out with a warning, as an algorithm is.
+TEST(TableWire, LayoutRulesArriveAsLayoutRules) {
+  v1::GetTableResponse response = SampleResponse();
+  for (const char* layout : {"tiled/8B", "spiral/8B"}) {
+    v1::Rule* r = response.mutable_table()->mutable_sections(0)->add_rules();
+    r->set_collective("bcast");
+    r->set_min_bytes(0);
+    r->set_max_bytes(-1);
+    r->set_algorithm("bcast_as_packed");
+    r->set_layout(layout);
+  }
+  wire::TableMessage m;
+  std::string error, text;
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(wire::DecodeGetTableResponse(response.SerializeAsString(), &m, &error));
+  ASSERT_TRUE(wire::TableTextFromMessage(m, &text, &warnings, &error)) << error;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("spiral/8B"), std::string::npos) << warnings[0];
+  Table table;
+  ASSERT_TRUE(ParseTable(text, &table, &error)) << error << "\n" << text;
+  ASSERT_EQ(table.sections[0].layout_rules.size(), 1u);
+  EXPECT_EQ(FormatLayoutKey(table.sections[0].layout_rules[0].layout), "tiled/8B");
+  EXPECT_EQ(table.sections[0].layout_rules[0].algorithm, Algorithm::kBcastAsPacked);
+  EXPECT_EQ(table.sections[0].rules.size(), 2u) << "the plain rules are unchanged";
+}
+
 TEST(TableWire, UnknownCollectiveRefusesTheTable) {
   v1::GetTableResponse response = SampleResponse();
   response.mutable_table()->mutable_sections(0)->mutable_rules(0)->set_collective("alltoallx");
