@@ -14,11 +14,13 @@
 #include <string>
 #include <tuple>
 
+#include "bench/datatype_grid.h"
 #include "bench/measure.h"
 #include "bench/options.h"
 #include "bench/regimes.h"
 #include "bench/upload.h"
 #include "client/client.h"
+#include "common/layout_class.h"
 #include "common/problems.h"
 #include "common/regime.h"
 #include "common/stats.h"
@@ -42,6 +44,26 @@ v1::Context ContextProto(const Options& o, const Bench& b) {
   return ContextToProto(c);
 }
 
+// A point's problem as one integer, to broadcast: 0 none, 1.. a block-size
+// distribution, kLayoutCodes.. a datatype layout; nullopt for neither.
+constexpr int64_t kLayoutCodes = 100;
+
+std::optional<int64_t> ProblemCode(const std::string& problem) {
+  if (problem.empty()) return 0;
+  if (std::optional<Problem> p = ParseProblem(problem)) return static_cast<int64_t>(*p) + 1;
+  if (std::optional<LayoutKey> k = ParseLayoutProblem(problem)) {
+    return kLayoutCodes + static_cast<int64_t>(k->layout) * 64 + k->block_log2 + 1;
+  }
+  return std::nullopt;
+}
+
+std::string ProblemOfCode(int64_t code) {
+  if (code == 0) return "";
+  if (code < kLayoutCodes) return std::string(NameOf(static_cast<Problem>(code - 1)));
+  return LayoutProblem({static_cast<LayoutClass>((code - kLayoutCodes) / 64),
+                        static_cast<int8_t>((code - kLayoutCodes) % 64 - 1)});
+}
+
 // What this launch already stored (rank 0 asks the daemon), made known to
 // every rank, which must skip the same points.
 std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
@@ -63,16 +85,14 @@ std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
     for (const v1::StoredPoint& p : response.points()) {
       auto c = ParseCollective(p.collective());
       auto a = c ? ParseAlgorithm(p.algorithm(), *c) : std::nullopt;
-      const std::optional<Problem> problem = ParseProblem(p.problem());
+      const std::optional<int64_t> problem = ProblemCode(p.problem());
       // A point counts as stored by its synchronized series (the other
       // regimes were uploaded with it, collective by collective).
       const std::optional<Regime> regime = ParseRegime(p.regime());
-      if (p.launch() != o.launch || !c || !a || (!problem && !p.problem().empty()) ||
-          regime != Regime::kSync) {
+      if (p.launch() != o.launch || !c || !a || !problem || regime != Regime::kSync) {
         continue;
       }
-      flat.insert(flat.end(), {IndexOf(*c), IndexOf(*a), p.msg_bytes(),
-                               problem ? static_cast<int64_t>(*problem) + 1 : 0});
+      flat.insert(flat.end(), {IndexOf(*c), IndexOf(*a), p.msg_bytes(), *problem});
     }
   }
   int64_t n = static_cast<int64_t>(flat.size());
@@ -81,10 +101,8 @@ std::set<PointKey> StoredPoints(const Options& o, const Bench& b,
   PMPI_Bcast(flat.data(), static_cast<int>(n), MPI_INT64_T, 0, b.comm);
   std::set<PointKey> stored;
   for (int64_t i = 0; i + 3 < n; i += 4) {
-    const std::string problem =
-        flat[i + 3] ? std::string(NameOf(static_cast<Problem>(flat[i + 3] - 1))) : "";
     stored.insert({static_cast<int>(flat[i]), static_cast<int>(flat[i + 1]),
-                   flat[i + 2], problem});
+                   flat[i + 2], ProblemOfCode(flat[i + 3])});
   }
   return stored;
 }
@@ -169,12 +187,21 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
 
 // A point of the campaign: a size, and for irregular collectives a
 // block-size distribution (whose average block, or total, that size is:
-// workload.h).
+// workload.h), or the derived datatype the data is described by.
 struct Point {
   int64_t requested;
   std::optional<Problem> problem;
-  std::string ProblemName() const {
-    return problem ? std::string(NameOf(*problem)) : std::string();
+  std::optional<DatatypeSpec> datatype;
+
+  std::unique_ptr<Workload> Make(Collective c, const Bench& b) const {
+    return datatype ? Workload::MakeDerived(c, requested, *datatype, b.env)
+                    : Workload::Make(c, requested, b.reduce, b.env, problem);
+  }
+  // Distinct per point of a collective's size, the same on every rank.
+  uint64_t Salt() const {
+    if (problem) return static_cast<uint64_t>(*problem) + 1;
+    if (datatype) return (static_cast<uint64_t>(datatype->layout) << 32) ^ datatype->block;
+    return 0;
   }
 };
 
@@ -182,14 +209,19 @@ std::vector<Point> PointsOf(Collective c, const Bench& b) {
   std::vector<Point> points;
   const CollectiveInfo& info = InfoOf(c);
   if (!info.irregular) {
-    if (info.key == SizeKey::kNone) return {{0, std::nullopt}};  // barrier
-    for (int64_t bytes : b.sizes) points.push_back({bytes, std::nullopt});
+    if (info.key == SizeKey::kNone) return {{0, std::nullopt, std::nullopt}};  // barrier
+    for (int64_t bytes : b.sizes) points.push_back({bytes, std::nullopt, std::nullopt});
+    // Seed 003's grid where the collective has a packed form.
+    if (!PackedFormOf(c) || b.launched_with()) return points;
+    for (const DatatypeSpec& spec : b.datatypes) {
+      for (int64_t bytes : b.datatype_sizes) points.push_back({bytes, std::nullopt, spec});
+    }
     return points;
   }
   const std::vector<int64_t>& sizes =
       info.key == SizeKey::kTotalBytes ? b.total_sizes : b.irregular_sizes;
   for (int64_t bytes : sizes) {
-    for (Problem problem : kAllProblems) points.push_back({bytes, problem});
+    for (Problem problem : kAllProblems) points.push_back({bytes, problem, std::nullopt});
   }
   return points;
 }
@@ -278,8 +310,9 @@ int RunCampaign(const Options& o, Bench& b) {
     std::set<std::pair<int64_t, std::string>> seen;
     for (const Point& point : PointsOf(c, b)) {
       ++done_points;
-      auto w = Workload::Make(c, point.requested, b.reduce, b.env, point.problem);
-      const std::string problem = point.ProblemName();
+      auto w = point.Make(c, b);
+      const std::string problem =
+          point.problem ? std::string(NameOf(*point.problem)) : w->layout_problem();
       if (!seen.insert({w->bytes(), problem}).second) continue;
       std::vector<Algorithm> algorithms;
       std::vector<Algorithm> runnable = Runnable(*w);
@@ -316,9 +349,8 @@ int RunCampaign(const Options& o, Bench& b) {
       std::vector<int> rc;
       std::vector<std::vector<double>> samples =
           MeasureInterleaved(*w, algorithms, nrep, o.warmup,
-                             PointSeed(c, w->bytes(), o.launch) ^
-                                 (point.problem ? static_cast<uint64_t>(*point.problem) + 1 : 0),
-                             *b.sync, &rc, early, &stopped_early);
+                             PointSeed(c, w->bytes(), o.launch) ^ point.Salt(), *b.sync,
+                             &rc, early, &stopped_early);
       for (const std::vector<double>& s : samples) {
         repetitions += static_cast<long long>(s.size());
       }
@@ -326,8 +358,7 @@ int RunCampaign(const Options& o, Bench& b) {
       const double regimes_start = PMPI_Wtime();
       std::vector<RegimeSeries> regimes =
           MeasureOtherRegimes(o, b, *w, algorithms, samples, rc,
-                              PointSeed(c, w->bytes(), o.launch) ^
-                                  (point.problem ? static_cast<uint64_t>(*point.problem) + 1 : 0));
+                              PointSeed(c, w->bytes(), o.launch) ^ point.Salt());
       regime_seconds += PMPI_Wtime() - regimes_start;
       for (const RegimeSeries& r : regimes) {
         for (const std::vector<double>& s : r.samples) {

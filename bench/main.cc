@@ -52,6 +52,24 @@ int main(int argc, char** argv) {
                  "each measured with the six distributions scaled to it")
       ->delimiter(',')
       ->check(size_check);
+  app.add_option("--datatypes", o.datatypes,
+                 "Seed 003's grid: also measure bcast, allgather, gather, scatter and "
+                 "alltoall with their data described by these derived datatypes "
+                 "(layout:ints-per-block, e.g. tiled:2,struct:8; 'grid' for the seed's "
+                 "grid: tiled 2-1000, indexed, nested, struct), default against "
+                 "<collective>_as_packed")
+      ->delimiter(',')
+      ->check([](const std::string& s) {
+        return s == "grid" || colltune::bench::ParseDatatypeSpec(s)
+                   ? std::string()
+                   : "'" + s + "' is not layout:block (tiled, indexed, nested or struct; "
+                               "a block of 1..100000) nor 'grid'";
+      });
+  app.add_option("--datatype-sizes", o.datatype_sizes,
+                 "The data's bytes at each point of --datatypes")
+      ->delimiter(',')
+      ->check(size_check)
+      ->capture_default_str();
   app.add_option("--nrep", o.nrep,
                  "Repetitions per point: 'auto' (NREP estimation) or a count")
       ->check([](const std::string& s) {

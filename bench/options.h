@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/datatype_grid.h"
 #include "bench/measure.h"
 #include "bench/nrep.h"
 #include "bench/regimes.h"
@@ -38,6 +39,11 @@ struct Options {
   // reduce_scatter): total sizes, each measured with the six distributions
   // scaled to it; decisions are per total size, so these span the axis.
   std::vector<std::string> total_sizes = {"64", "4K", "64K", "1M"};
+  // Seed 003's datatype grid (bench/datatype_grid.h): the derived datatypes
+  // ("tiled:2", or "grid" for the seed's grid) the collectives with a packed
+  // form are also measured with, at datatype_sizes; none by default.
+  std::vector<std::string> datatypes;
+  std::vector<std::string> datatype_sizes = {"4K", "64K", "1M"};
   std::string campaign;
   int launch = 0;
   std::string cluster;
@@ -103,6 +109,8 @@ struct Bench {
   std::vector<int64_t> sizes;
   std::vector<int64_t> irregular_sizes;
   std::vector<int64_t> total_sizes;
+  std::vector<DatatypeSpec> datatypes;
+  std::vector<int64_t> datatype_sizes;
   std::unique_ptr<Synchronizer> sync;
   int fixed_nrep = 0;  // 0: estimate (NREP)
   // --launched-with: per collective, the whole-job algorithm the library's

@@ -108,6 +108,18 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
     ParseSize(s, &bytes);
     b->total_sizes.push_back(bytes);
   }
+  for (const std::string& s : o.datatype_sizes) {
+    int64_t bytes = 0;
+    ParseSize(s, &bytes);
+    b->datatype_sizes.push_back(bytes);
+  }
+  for (const std::string& name : o.datatypes) {
+    if (name == "grid") {
+      for (const std::string& g : DatatypeGridNames()) b->datatypes.push_back(*ParseDatatypeSpec(g));
+    } else {
+      b->datatypes.push_back(*ParseDatatypeSpec(name));  // main.cc checked it
+    }
+  }
   if (!o.launched_with.empty() && !SetUpLaunchedWith(o, b)) return false;
   const std::map<std::string, ReduceType> reduce_types = {
       {"double", {MPI_DOUBLE, MPI_SUM}},

@@ -5,6 +5,7 @@
 
 #include "shim/coll/algorithm.h"
 #include "shim/coll/calls.h"
+#include "shim/coll/datatype_class.h"
 
 namespace colltune::bench {
 namespace {
@@ -227,6 +228,60 @@ std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
       memcpy(&w->send_[i], &v, 8);
     }
   }
+  return w;
+}
+
+Workload::~Workload() {
+  if (derived_ != MPI_DATATYPE_NULL) PMPI_Type_free(&derived_);
+}
+
+std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
+                                                const DatatypeSpec& spec,
+                                                shim::CollEnv env) {
+  const std::optional<Algorithm> packed = PackedFormOf(c);
+  if (!packed) return nullptr;
+  std::unique_ptr<Workload> w(new Workload);
+  w->collective_ = c;
+  int count = 0;
+  const MPI_Datatype t = w->derived_ = MakeDatatype(spec, requested, &count);
+  int size = 0;
+  MPI_Aint lb = 0, extent = 0;
+  PMPI_Type_size(t, &size);
+  PMPI_Type_get_extent(t, &lb, &extent);
+  w->bytes_ = static_cast<int64_t>(count) * size;
+  w->layout_problem_ = LayoutProblem(shim::ClassOf(t).Key());
+  const size_t span = static_cast<size_t>(count) * static_cast<size_t>(extent);
+  const size_t p = static_cast<size_t>(env.size);
+  w->send_.assign(span * (c == Collective::kScatter || c == Collective::kAlltoall ? p : 1), 1);
+  w->recv_.assign(c == Collective::kBcast ? 0 : span * p, 0);
+  char* s = w->send_.data();
+  char* r = w->recv_.data();
+  // A table's layout rule picks the packed form on each rank from its own
+  // type, and it then keeps the type signature: what a job would run.
+  env.chosen_by_layout = true;
+  switch (c) {
+    case Collective::kBcast:
+      Bind(shim::BcastCall{s, count, t, kRoot}, env, &w->eligible_, &w->run_);
+      break;
+    case Collective::kAllgather:
+      Bind(shim::AllgatherCall{s, count, t, r, count, t}, env, &w->eligible_, &w->run_);
+      break;
+    case Collective::kGather:
+      Bind(shim::GatherCall{s, count, t, r, count, t, kRoot}, env, &w->eligible_, &w->run_);
+      break;
+    case Collective::kScatter:
+      Bind(shim::ScatterCall{s, count, t, r, count, t, kRoot}, env, &w->eligible_, &w->run_);
+      break;
+    case Collective::kAlltoall:
+      Bind(shim::AlltoallCall{s, count, t, r, count, t}, env, &w->eligible_, &w->run_);
+      break;
+    default:
+      return nullptr;
+  }
+  // A layout's point times what a layout rule may choose between.
+  w->eligible_ = [all = std::move(w->eligible_), packed](Algorithm a) {
+    return (a == Algorithm::kDefault || a == *packed) && all(a);
+  };
   return w;
 }
 

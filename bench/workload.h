@@ -20,7 +20,9 @@
 #include <vector>
 
 #include <optional>
+#include <string>
 
+#include "bench/datatype_grid.h"
 #include "common/catalog.h"
 #include "common/problems.h"
 #include "shim/coll/env.h"
@@ -40,7 +42,22 @@ class Workload {
                                         const shim::CollEnv& env,
                                         std::optional<Problem> problem = {});
 
+  // The collective moving data described by a derived datatype of `spec`'s
+  // layout (bench/datatype_grid.h), `requested` bytes of it rounded down to
+  // whole elements: default and the packed form only, the packed form run as
+  // a layout rule runs it on each rank (through the type's dense twin).
+  // Null if the collective has no packed form.
+  static std::unique_ptr<Workload> MakeDerived(Collective c, int64_t requested,
+                                               const DatatypeSpec& spec,
+                                               shim::CollEnv env);
+  ~Workload();
+  Workload(const Workload&) = delete;
+  Workload& operator=(const Workload&) = delete;
+
   Collective collective() const { return collective_; }
+  // "@" and the layout key of the derived datatype (common/layout_class.h),
+  // the point's problem; empty for contiguous data.
+  const std::string& layout_problem() const { return layout_problem_; }
   // The size key actually measured (requested size rounded to elements).
   int64_t bytes() const { return bytes_; }
   // The same verdict on every rank.
@@ -54,6 +71,8 @@ class Workload {
   std::vector<char> send_, recv_;
   std::vector<int> counts_, displs_, rcounts_, rdispls_;
   std::vector<MPI_Datatype> types_;
+  MPI_Datatype derived_ = MPI_DATATYPE_NULL;  // owned
+  std::string layout_problem_;
   std::function<bool(Algorithm)> eligible_;
   std::function<int(Algorithm)> run_;
 };

@@ -73,6 +73,7 @@ json RuleJson(const v1::Rule& r) {
                        {"won", e.won()}});
   }
   return {{"collective", r.collective()},
+          {"layout", r.layout()},
           {"min_bytes", r.min_bytes()},
           {"max_bytes", r.max_bytes() < 0 ? json(nullptr) : json(r.max_bytes())},
           {"algorithm", r.algorithm()},
@@ -100,7 +101,10 @@ void PrintRules(const v1::TableSection& section) {
                  std::to_string(r.launches_algorithm());
     }
     if (SyncOnly(r)) ++sync_only;
-    printf("%-22s %10lld %10s  %-44s %8s %7s %9s  %s%s\n", r.collective().c_str(),
+    // A datatype layout's rule: "bcast@tiled/8B", as in table files.
+    const std::string key =
+        r.layout().empty() ? r.collective() : r.collective() + "@" + r.layout();
+    printf("%-22s %10lld %10s  %-44s %8s %7s %9s  %s%s\n", key.c_str(),
            static_cast<long long>(r.min_bytes()), Bytes(r.max_bytes()).c_str(),
            r.algorithm().c_str(), is_default ? "-" : Speedup(r.speedup()).c_str(),
            is_default ? "-" : PValue(r.p_value()).c_str(), launches.c_str(),

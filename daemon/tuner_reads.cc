@@ -139,6 +139,7 @@ absl::StatusOr<v1::GetTableResponse> Tuner::ComputeTable(
         decision.set_min_bytes(rule.min_bytes());
         decision.set_max_bytes(rule.max_bytes());
         decision.set_algorithm(rule.algorithm());
+        decision.set_layout(rule.layout());
         rule = std::move(decision);
       }
     }

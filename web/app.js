@@ -133,8 +133,8 @@
         const problem = problemChoice.get(collective) ?? (names.includes('same') ? 'same' : names[0]);
         const canvas = el('canvas', { id: `chart-${collective}`, role: 'img', 'aria-label': `${collective}: latency by message size and algorithm` });
         const picker = names.length > 1 || names[0] !== ''
-          ? el('select', { 'aria-label': 'block-size distribution', onchange: (e) => { problemChoice.set(collective, e.target.value); renderCharts(); } },
-            names.map((n) => el('option', { value: n, selected: n === problem }, n)))
+          ? el('select', { 'aria-label': 'block-size distribution or datatype layout', onchange: (e) => { problemChoice.set(collective, e.target.value); renderCharts(); } },
+            names.map((n) => el('option', { value: n, selected: n === problem }, n === '' ? 'contiguous' : n)))
           : null;
         const natives = new Set(problems.get(problem).map((p) => p.algorithm).filter(isNative)).size;
         chartsBox.append(el('div', { class: 'chart', 'data-collective': collective },
@@ -145,7 +145,11 @@
             }, `${natives} native`) : null,
             picker ? ' ' : null, picker),
           el('div', { class: 'canvas' }, canvas)));
-        window.colltune.charts.push(drawChart(canvas, collective, problems.get(problem), rules, chartMode));
+        // Points of a datatype layout ("@tiled/8B") are decided by that
+        // layout's rules, the others by the plain ones.
+        const layout = problem.startsWith('@') ? problem.slice(1) : '';
+        const ruling = rules.filter((r) => (r.layout || '') === layout);
+        window.colltune.charts.push(drawChart(canvas, collective, problems.get(problem), ruling, chartMode));
       }
     }
 

@@ -164,7 +164,7 @@
             type: 'linear',
             min: sizes.length ? xOf(sizes[0]) : undefined,
             max: sizes.length ? xOf(sizes[sizes.length - 1]) : undefined,
-            title: { display: true, text: points.some((p) => p.problem) ? 'average block size' : 'message size' },
+            title: { display: true, text: points.some((p) => p.problem && !p.problem.startsWith('@')) ? 'average block size' : 'message size' },
             ticks: { stepSize: 2, callback: (v) => (Number.isInteger(v) && v >= 0 ? fmtBytes(2 ** v) : '') },
           },
           y: {

@@ -29,8 +29,9 @@
 
   function decisionsSection(profile, rules) {
     const t = profile.table || {};
+    // A datatype layout's rule reads as in table files: bcast@tiled/8B.
     const rows = rules.map((r) => el('tr', { class: r.algorithm !== 'default' ? 'tuned' : undefined },
-      el('td', {}, r.collective),
+      el('td', {}, r.layout ? `${r.collective}@${r.layout}` : r.collective),
       el('td', {}, fmtRange(r.min_bytes, r.max_bytes)),
       el('td', {}, r.algorithm, nativeBadge(r.algorithm), r.pinned ? el('span', { class: 'badge' }, 'pinned') : null),
       el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtX(r.speedup)),
@@ -83,11 +84,14 @@
       if (v.kind === 'monotony') {
         return `${fmtBytes(v.msg_bytes)} takes ${fmtX(v.factor)} as long as ${fmtBytes(v.larger_bytes)}`;
       }
+      if (v.layout) {
+        return `data of a ${v.layout} datatype moves ${fmtX(v.factor)} faster packed (${v.algorithm}) than through the type at ${fmtBytes(v.msg_bytes)}`;
+      }
       return `default is ${fmtX(v.factor)} slower than ${v.algorithm} at ${fmtBytes(v.msg_bytes)}`;
     };
     const rows = sorted.map((v) => el('tr', { 'data-kind': v.kind, class: v.kind === 'selection' ? 'selection' : undefined },
       el('td', {}, kindCell(v)),
-      el('td', {}, v.collective),
+      el('td', {}, v.layout ? `${v.collective}@${v.layout}` : v.collective),
       el('td', {}, what(v)),
       el('td', { class: 'num' }, v.kind === 'defect' ? '' : fmtP(v.p_value)),
       el('td', { class: 'num' }, v.kind === 'defect' ? '' : v.launches)));

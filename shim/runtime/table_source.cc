@@ -85,9 +85,11 @@ bool FromAgent(const Config& config, const JobContext& context, int timeout_ms,
       "--comm-size=" + std::to_string(context.comm_size),
       "--nodes=" + std::to_string(context.nodes),
       "--ppn=" + std::to_string(context.ppn),
-      "--placement=" + context.placement,
-      "--node-sizes=" + context.node_sizes,
   };
+  // An empty value is no value to the CLI (it refuses "--node-sizes="):
+  // what the job did not find out is left out.
+  if (!context.placement.empty()) args.push_back("--placement=" + context.placement);
+  if (!context.node_sizes.empty()) args.push_back("--node-sizes=" + context.node_sizes);
   AgentResult r = RunAgent(agent, args, timeout_ms, kMaxTableTextBytes,
                            VerboseLevel() >= 1);
   if (!r.ok) {

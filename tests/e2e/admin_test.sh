@@ -40,7 +40,7 @@ check "no other guideline is reported" test "$(wc -l <<<"$rows")" -eq 4
 check "the monotony violation of scatter is reported" \
   grep -Eq '^scatter +1024 +65536 +3\.00x' <<<"$out"
 check "the report ends with its counts" \
-  grep -q "4 guideline violations of 2 guidelines, 1 monotony violations" <<<"$out"
+  grep -q "4 guideline violations of 2 guidelines (0 of seed 003.s), 1 monotony violations" <<<"$out"
 check "violations --json parses" python3 -c '
 import json, sys
 v = json.loads(sys.argv[1])

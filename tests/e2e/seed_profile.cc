@@ -10,9 +10,11 @@
 // (8, 1024, 65536, 1048576 bytes); the named algorithm takes 5 us at the named
 // sizes and 20 us elsewhere. Naming `default` itself (scatter:default:1024)
 // makes default take 30 us at that size instead: slower than at the larger
-// sizes, a monotony violation. The profile is uploaded as five launches with a
-// little launch-to-launch jitter, because the daemon's rank test needs several
-// launches before it calls anything significant.
+// sizes, a monotony violation. A collective with a datatype layout
+// (bcast@tiled/8B:bcast_as_packed:8) seeds that layout's points. The profile
+// is uploaded as five launches with a little launch-to-launch jitter, because
+// the daemon's rank test needs several launches before it calls anything
+// significant.
 #include <cstdio>
 #include <map>
 #include <set>
@@ -51,7 +53,7 @@ int main(int argc, char** argv) {
       std::getline(in, coll, ':');
       std::getline(in, alg, ':');
       std::getline(in, bytes, ':');
-      wins[coll][alg].insert(std::stoll(bytes));
+      wins[coll][alg].insert(std::stoll(bytes));  // coll may be "bcast@tiled/8B"
     }
     colltune::v1::UploadMeasurementsRequest base;
     *base.mutable_context() = colltune::ContextToProto(context);
@@ -67,7 +69,9 @@ int main(int argc, char** argv) {
         for (int64_t bytes : {8, 1024, 65536, 1048576}) {
           auto add = [&](const std::string& alg, double seconds) {
             colltune::v1::Measurement m;
-            m.set_collective(coll);
+            const size_t at = coll.find('@');
+            m.set_collective(coll.substr(0, at));
+            if (at != std::string::npos) m.set_problem(coll.substr(at));
             m.set_algorithm(alg);
             m.set_msg_bytes(bytes);
             for (int r = 0; r < 5; ++r) m.add_samples(seconds * jitter * (1 + 0.001 * r));
