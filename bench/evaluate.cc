@@ -34,6 +34,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench/measure.h"
@@ -46,6 +47,7 @@
 #include "common/stats.h"
 #include "common/table.h"
 #include "proto/context.h"
+#include "shim/coll/datatype_class.h"
 #include "shim/runtime/cache.h"
 #include "shim/runtime/dispatch_table.h"
 
@@ -105,11 +107,16 @@ bool LoadTable(const Options& o, const Bench& b, Table* table) {
   return ParseTable(text, table, &error);
 }
 
+// A point of the evaluation: (collective, layout, bytes); the layout is
+// empty for contiguous data.
+using PointKey = std::tuple<int, std::string, int64_t>;
+
 // Rank 0: the guideline and selection violations the daemon established for
-// this job's profile, beyond the margin, as (collective, bytes) points. Both
-// are default beaten by an algorithm the table can choose instead.
-std::set<std::pair<int, int64_t>> Established(const Options& o, const Bench& b) {
-  std::set<std::pair<int, int64_t>> out;
+// this job's profile, beyond the margin, as points (seed 003's with their
+// layout). All are default beaten by an algorithm the table can choose
+// instead.
+std::set<PointKey> Established(const Options& o, const Bench& b) {
+  std::set<PointKey> out;
   if (o.server.empty()) return out;
   auto stub = client::Connect(o.server);
   v1::ListProfilesRequest list;
@@ -135,11 +142,16 @@ std::set<std::pair<int, int64_t>> Established(const Options& o, const Bench& b) 
       auto coll = ParseCollective(v.collective());
       if ((v.kind() == "guideline" || v.kind() == "selection") && coll &&
           v.factor() * (1 - o.margin) >= 1.0) {
-        out.insert({IndexOf(*coll), v.msg_bytes()});
+        out.insert({IndexOf(*coll), v.layout(), v.msg_bytes()});
       }
     }
   }
   return out;
+}
+
+// The layout key of a workload's derived datatype ("tiled/8B"), or "".
+std::string LayoutOf(const Workload& w) {
+  return w.layout_problem().empty() ? std::string() : w.layout_problem().substr(1);
 }
 
 // A series' median and the medians of its even- and odd-numbered
@@ -188,6 +200,7 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
     if (b.rank != 0) continue;
     PointRecord record;
     record.collective = w.collective();
+    record.layout = LayoutOf(w);
     record.bytes = w.bytes();
     record.tuned = tuned;
     record.regime = r;
@@ -202,6 +215,7 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
 
 struct Point {
   Collective collective;
+  std::string layout;  // empty for contiguous data
   int64_t bytes;
   Algorithm best = Algorithm::kDefault, oracle = Algorithm::kDefault;
   Algorithm tuned = Algorithm::kDefault;
@@ -217,11 +231,10 @@ int RunEvaluate(const Options& o, Bench& b) {
   if (!LoadTable(o, b, &table)) return 1;
   const shim::DispatchTable dispatch(table);
   std::array<shim::Slice, kNumCollectives> slices;
-  std::array<shim::LayoutSlice, kNumCollectives> layouts;  // evaluate times contiguous data
+  std::array<shim::LayoutSlice, kNumCollectives> layouts;  // for the datatype grid
   dispatch.SlicesFor(static_cast<uint32_t>(b.size), &slices, &layouts);
 
-  const std::set<std::pair<int, int64_t>> established =
-      b.rank == 0 ? Established(o, b) : std::set<std::pair<int, int64_t>>();
+  const std::set<PointKey> established = b.rank == 0 ? Established(o, b) : std::set<PointKey>();
   std::vector<Point> points;
   std::vector<PointRecord> records;
   std::set<int> natives;  // the library's own algorithms measured, any point
@@ -236,19 +249,44 @@ int RunEvaluate(const Options& o, Bench& b) {
         !info.irregular                     ? b.sizes
         : info.key == SizeKey::kTotalBytes ? b.total_sizes
                                             : b.irregular_sizes;
-    std::set<int64_t> seen;
-    for (int64_t requested : sizes) {
-      auto w = Workload::Make(c, requested, b.reduce, b.env, problem);
-      if (!seen.insert(w->bytes()).second) continue;
+    // The contiguous sizes, then seed 003's datatype grid (--datatypes)
+    // where the collective has a packed form.
+    std::vector<std::pair<int64_t, std::optional<DatatypeSpec>>> wanted;
+    for (int64_t requested : sizes) wanted.push_back({requested, std::nullopt});
+    if (PackedFormOf(c) && !info.irregular) {
+      for (const DatatypeSpec& spec : b.datatypes) {
+        for (int64_t bytes : b.datatype_sizes) wanted.push_back({bytes, spec});
+      }
+    }
+    std::set<std::pair<std::string, int64_t>> seen;
+    for (const auto& [requested, datatype] : wanted) {
+      auto w = datatype ? Workload::MakeDerived(c, requested, *datatype, b.env)
+                        : Workload::Make(c, requested, b.reduce, b.env, problem);
+      const std::string layout = LayoutOf(*w);
+      if (!seen.insert({layout, w->bytes()}).second) continue;
       // Default, the mock-ups and the library's own algorithms: all of them
-      // are candidates of the oracle.
+      // are candidates of the oracle; for the datatype grid, default and the
+      // packed form (what a layout rule chooses between).
       std::vector<Algorithm> algorithms = Runnable(*w);
+      if (!layout.empty()) {
+        algorithms.erase(std::remove_if(algorithms.begin(), algorithms.end(),
+                                        [&](Algorithm a) {
+                                          return a != Algorithm::kDefault &&
+                                                 a != PackedFormOf(c);
+                                        }),
+                         algorithms.end());
+      }
       for (Algorithm a : algorithms) {
         if (IsNative(a)) natives.insert(IndexOf(a));
       }
-      // Tuned: what the shim would run for this call.
+      // Tuned: what the shim would run for this call: forced, else the
+      // plain rules, else (derived data, where they say default) the rules
+      // of its layout (shim/intercept/collectives.cc).
       const uint64_t key = info.key == SizeKey::kNone ? 0 : static_cast<uint64_t>(w->bytes());
       Algorithm tuned = dispatch.forced(c).value_or(slices[IndexOf(c)].Lookup(key));
+      if (!layout.empty() && tuned == Algorithm::kDefault && !dispatch.forced(c)) {
+        tuned = layouts[IndexOf(c)].Lookup(shim::ClassOf(w->derived()).Key(), key);
+      }
       if (!w->Eligible(tuned)) tuned = Algorithm::kDefault;
       std::vector<Algorithm> series = algorithms;
       series.push_back(tuned);  // measured as a series of its own
@@ -286,6 +324,7 @@ int RunEvaluate(const Options& o, Bench& b) {
       }
       PointRecord record;
       record.collective = c;
+      record.layout = layout;
       record.bytes = w->bytes();
       record.tuned = tuned;
       for (size_t a = 0; a < algorithms.size(); ++a) {
@@ -299,6 +338,7 @@ int RunEvaluate(const Options& o, Bench& b) {
       }
       Point p;
       p.collective = c;
+      p.layout = layout;
       p.bytes = w->bytes();
       p.tuned = tuned;
       const std::vector<double>& def = samples[0];
@@ -316,7 +356,7 @@ int RunEvaluate(const Options& o, Bench& b) {
         if (a > 0 && (best == 0 || t < Median(samples[best]))) best = a;
       }
       double pv;
-      p.established = established.count({IndexOf(c), p.bytes}) > 0;
+      p.established = established.count({IndexOf(c), layout, p.bytes}) > 0;
       if (best > 0) {
         p.best = algorithms[best];
         p.t_best = Median(samples[best]);
@@ -376,7 +416,7 @@ int RunEvaluate(const Options& o, Bench& b) {
       }
     }
     printf("%-22s %9lld %11.2f %-42s %10.2f %-42s %10.2f %8.3f %8.3f  %s\n",
-           std::string(InfoOf(p.collective).name).c_str(),
+           evaluation::PointName(p.collective, p.layout).c_str(),
            static_cast<long long>(p.bytes), p.t_default * 1e6,
            p.best == Algorithm::kDefault ? "-" : std::string(InfoOf(p.best).name).c_str(),
            p.t_best * 1e6, std::string(InfoOf(p.tuned).name).c_str(),
@@ -393,12 +433,16 @@ int RunEvaluate(const Options& o, Bench& b) {
   printf("evaluate: violations seen in this run %d (%d of them not established "
          "over launches)\n",
          seen, seen_only);
-  PrintSummary(Summarize({records}, o.margin, o.alpha), natives.size(), 1);
-  for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
-    if (!(RegimesIn({records}) & Bit(r))) continue;
-    const Summary regime = Summarize({records}, o.margin, o.alpha, r);
-    PrintSummary(regime, natives.size(), 1, r);
-    PrintSlowerThanDefault(regime, 1, o.margin, o.alpha, r);
+  for (evaluation::Grid grid : {evaluation::Grid::kContiguous, evaluation::Grid::kDatatypes}) {
+    if (grid == evaluation::Grid::kDatatypes && !evaluation::HasDatatypes({records})) break;
+    PrintSummary(Summarize({records}, o.margin, o.alpha, Regime::kSync, grid), natives.size(),
+                 1, Regime::kSync, grid);
+    for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
+      if (!(RegimesIn({records}) & Bit(r))) continue;
+      const Summary regime = Summarize({records}, o.margin, o.alpha, r, grid);
+      PrintSummary(regime, natives.size(), 1, r, grid);
+      PrintSlowerThanDefault(regime, 1, o.margin, o.alpha, r, grid);
+    }
   }
   printf("evaluate: points where tuned is significantly slower than default: "
          "%d (of %d where the table changes the algorithm)\n",

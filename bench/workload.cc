@@ -278,10 +278,6 @@ std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
     default:
       return nullptr;
   }
-  // A layout's point times what a layout rule may choose between.
-  w->eligible_ = [all = std::move(w->eligible_), packed](Algorithm a) {
-    return (a == Algorithm::kDefault || a == *packed) && all(a);
-  };
   return w;
 }
 

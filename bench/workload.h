@@ -44,9 +44,9 @@ class Workload {
 
   // The collective moving data described by a derived datatype of `spec`'s
   // layout (bench/datatype_grid.h), `requested` bytes of it rounded down to
-  // whole elements: default and the packed form only, the packed form run as
-  // a layout rule runs it on each rank (through the type's dense twin).
-  // Null if the collective has no packed form.
+  // whole elements, the packed form run as a layout rule runs it on each
+  // rank (through the type's dense twin). Null if the collective has no
+  // packed form.
   static std::unique_ptr<Workload> MakeDerived(Collective c, int64_t requested,
                                                const DatatypeSpec& spec,
                                                shim::CollEnv env);
@@ -58,6 +58,8 @@ class Workload {
   // "@" and the layout key of the derived datatype (common/layout_class.h),
   // the point's problem; empty for contiguous data.
   const std::string& layout_problem() const { return layout_problem_; }
+  // The derived datatype of a MakeDerived workload, else MPI_DATATYPE_NULL.
+  MPI_Datatype derived() const { return derived_; }
   // The size key actually measured (requested size rounded to elements).
   int64_t bytes() const { return bytes_; }
   // The same verdict on every rank.

@@ -364,11 +364,17 @@ static int RunEvaluateOnce(const Connection& c, const LaunchArgs& a) {
     // The engine's defaults: "slower" means what "faster" means to it.
     constexpr double kMargin = 0.10, kAlpha = 0.05;
     const evaluation::Summary s = evaluation::Summarize(launches, kMargin, kAlpha);
+    const evaluation::Summary grid = evaluation::Summarize(
+        launches, kMargin, kAlpha, Regime::kSync, evaluation::Grid::kDatatypes);
     printf("%-22s %9s %11s %-42s %10s %-42s %10s %8s %8s\n", "collective", "bytes",
            "default_us", "oracle", "oracle_us", "tuned", "tuned_us", "vs_def", "vs_orcl");
-    for (const evaluation::PointVerdict& v : s.points) {
+    std::vector<const evaluation::PointVerdict*> all;
+    for (const evaluation::PointVerdict& v : s.points) all.push_back(&v);
+    for (const evaluation::PointVerdict& v : grid.points) all.push_back(&v);
+    for (const evaluation::PointVerdict* pv : all) {
+      const evaluation::PointVerdict& v = *pv;
       printf("%-22s %9lld %11.2f %-42s %10.2f %-42s %10.2f %8.3f %8.3f\n",
-             std::string(InfoOf(v.collective).name).c_str(),
+             evaluation::PointName(v.collective, v.layout).c_str(),
              static_cast<long long>(v.bytes), v.t_default * 1e6,
              std::string(InfoOf(v.oracle).name).c_str(), v.t_oracle * 1e6,
              std::string(InfoOf(v.tuned).name).c_str(), v.t_tuned * 1e6,
@@ -379,14 +385,19 @@ static int RunEvaluateOnce(const Connection& c, const LaunchArgs& a) {
     if (layouts.size() > 1) where = "layouts that differ between launches: " + where;
     printf("\nevaluate: %zu points, %d processes on %s, %d launches\n", s.points.size(), a.np,
            where.empty() ? "an unknown layout" : where.c_str(), a.launches);
-    evaluation::PrintSummary(s, natives, a.launches);
-    evaluation::PrintSlowerThanDefault(s, a.launches, kMargin, kAlpha);
+    if (!grid.points.empty()) {
+      printf("evaluate[datatypes]: %zu points of seed 003's datatype grid\n",
+             grid.points.size());
+    }
     const RegimeSet regimes = evaluation::RegimesIn(launches);
-    for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
-      if (!(regimes & Bit(r))) continue;
-      const evaluation::Summary in = evaluation::Summarize(launches, kMargin, kAlpha, r);
-      evaluation::PrintSummary(in, natives, a.launches, r);
-      evaluation::PrintSlowerThanDefault(in, a.launches, kMargin, kAlpha, r);
+    for (evaluation::Grid g : {evaluation::Grid::kContiguous, evaluation::Grid::kDatatypes}) {
+      if (g == evaluation::Grid::kDatatypes && grid.points.empty()) break;
+      for (Regime r : kAllRegimes) {
+        if (!(regimes & Bit(r))) continue;
+        const evaluation::Summary in = evaluation::Summarize(launches, kMargin, kAlpha, r, g);
+        evaluation::PrintSummary(in, natives, a.launches, r, g);
+        evaluation::PrintSlowerThanDefault(in, a.launches, kMargin, kAlpha, r, g);
+      }
     }
     evaluation::PrintRegimeTable(launches, kMargin, kAlpha);
   }

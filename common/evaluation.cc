@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <tuple>
 
+#include "common/layout_class.h"
 #include "common/stats.h"
 
 namespace colltune::evaluation {
@@ -20,10 +22,14 @@ struct Combined {
 
 }  // namespace
 
+std::string PointName(Collective c, const std::string& layout) {
+  return std::string(InfoOf(c).name) + (layout.empty() ? "" : "@" + layout);
+}
+
 std::string FormatRecord(const PointRecord& r) {
   std::ostringstream out;
   out.precision(9);
-  out << "point " << InfoOf(r.collective).name << " " << r.bytes << " "
+  out << "point " << PointName(r.collective, r.layout) << " " << r.bytes << " "
       << InfoOf(r.tuned).name << " " << r.candidates.size() + 1;
   auto series = [&](const char* name, const SeriesMedians& s) {
     out << " " << name << " " << s.median << " " << s.even << " " << s.odd;
@@ -42,6 +48,16 @@ bool ParseRecord(const std::string& line, PointRecord* r, std::string* error) {
       n > 1000) {
     *error = "not a point record";
     return false;
+  }
+  r->layout.clear();
+  if (const size_t at = coll.find('@'); at != std::string::npos) {
+    const std::optional<LayoutKey> key = ParseLayoutKey(coll.substr(at + 1));
+    if (!key || !IsRuleLayout(*key)) {
+      *error = "unknown datatype layout in '" + coll.substr(0, 64) + "'";
+      return false;
+    }
+    r->layout = FormatLayoutKey(*key);
+    coll.resize(at);
   }
   auto c = ParseCollective(coll);
   auto t = c ? ParseAlgorithm(tuned, *c) : std::nullopt;
@@ -101,20 +117,29 @@ RegimeSet RegimesIn(const std::vector<std::vector<PointRecord>>& launches) {
   return set;
 }
 
+bool HasDatatypes(const std::vector<std::vector<PointRecord>>& launches) {
+  for (const auto& launch : launches) {
+    for (const PointRecord& r : launch) {
+      if (!r.layout.empty()) return true;
+    }
+  }
+  return false;
+}
+
 Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin,
-                  double alpha, Regime regime) {
-  // (collective, bytes) -> algorithm -> per-launch values; tuned apart.
+                  double alpha, Regime regime, Grid grid) {
+  // (collective, layout, bytes) -> algorithm -> per-launch values; tuned apart.
   struct Acc {
     Algorithm tuned = Algorithm::kDefault;
     std::map<int, Combined> candidates;
     Combined tuned_series;
     int launches = 0;
   };
-  std::map<std::pair<int, int64_t>, Acc> by_point;
+  std::map<std::tuple<int, std::string, int64_t>, Acc> by_point;
   for (const std::vector<PointRecord>& launch : launches) {
     for (const PointRecord& r : launch) {
-      if (r.regime != regime) continue;
-      Acc& acc = by_point[{IndexOf(r.collective), r.bytes}];
+      if (r.regime != regime || r.layout.empty() != (grid == Grid::kContiguous)) continue;
+      Acc& acc = by_point[{IndexOf(r.collective), r.layout, r.bytes}];
       acc.tuned = r.tuned;
       ++acc.launches;
       for (const SeriesMedians& s : r.candidates) {
@@ -133,8 +158,9 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
     auto def = acc.candidates.find(IndexOf(Algorithm::kDefault));
     if (def == acc.candidates.end()) continue;
     PointVerdict v;
-    v.collective = static_cast<Collective>(key.first);
-    v.bytes = key.second;
+    v.collective = static_cast<Collective>(std::get<0>(key));
+    v.layout = std::get<1>(key);
+    v.bytes = std::get<2>(key);
     v.tuned = acc.tuned;
     v.launches = acc.launches;
     v.t_default = Median(def->second.median);
@@ -198,15 +224,21 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
 
 namespace {
 
-// "evaluate:" for sync (what scripts grep), "evaluate[loop]:" otherwise.
-std::string Prefix(Regime r) {
-  return r == Regime::kSync ? "evaluate:" : "evaluate[" + std::string(NameOf(r)) + "]:";
+// "evaluate:" for sync (what scripts grep), "evaluate[loop]:" otherwise;
+// "evaluate[datatypes]:", "evaluate[datatypes,loop]:" for the datatype grid.
+std::string Prefix(Regime r, Grid grid) {
+  std::string tags = grid == Grid::kDatatypes ? "datatypes" : "";
+  if (r != Regime::kSync) tags += (tags.empty() ? "" : ",") + std::string(NameOf(r));
+  return tags.empty() ? "evaluate:" : "evaluate[" + tags + "]:";
 }
+
+std::string Label(const PointVerdict& v) { return PointName(v.collective, v.layout); }
 
 }  // namespace
 
-void PrintSummary(const Summary& s, size_t natives, int launches, Regime regime) {
-  const std::string pre = Prefix(regime);
+void PrintSummary(const Summary& s, size_t natives, int launches, Regime regime,
+                  Grid grid) {
+  const std::string pre = Prefix(regime, grid);
   if (s.points.empty()) {
     printf("%s no points measured\n", pre.c_str());
     return;
@@ -219,7 +251,7 @@ void PrintSummary(const Summary& s, size_t natives, int launches, Regime regime)
   const PointVerdict& wc = *s.worst_cv;
   printf("%s tuned/oracle median %.3f, worst %.3f (%s %lld B%s), mean penalty "
          "%.1f %%; oracle includes %zu native algorithms%s%s\n",
-         pre.c_str(), s.median_vs_oracle, s.worst_vs_oracle, std::string(InfoOf(w.collective).name).c_str(),
+         pre.c_str(), s.median_vs_oracle, s.worst_vs_oracle, Label(w).c_str(),
          static_cast<long long>(w.bytes),
          w.tuned == w.oracle ? ", where tuned runs the oracle's algorithm: noise" : "",
          100 * s.mean_penalty, natives,
@@ -231,7 +263,7 @@ void PrintSummary(const Summary& s, size_t natives, int launches, Regime regime)
          "other half): tuned/oracle median %.3f, worst %.3f (%s %lld B), mean penalty "
          "%.1f %%\n",
          pre.c_str(), s.median_vs_oracle_cv, s.worst_vs_oracle_cv,
-         std::string(InfoOf(wc.collective).name).c_str(), static_cast<long long>(wc.bytes),
+         Label(wc).c_str(), static_cast<long long>(wc.bytes),
          100 * s.mean_penalty_cv);
   printf("%s speedup over default, geometric mean %.3f, median tuned/default %.3f\n",
          pre.c_str(), s.geomean_speedup, s.median_vs_default);
@@ -250,15 +282,14 @@ void PrintSummary(const Summary& s, size_t natives, int launches, Regime regime)
     printf("%s where the table changes the algorithm (%d points): speedup over default, "
            "geometric mean %.3f, worst %.3f (%s %lld B)\n",
            pre.c_str(), changed, std::exp(log_changed / changed), worst_changed,
-           std::string(InfoOf(worst->collective).name).c_str(),
-           static_cast<long long>(worst->bytes));
+           Label(*worst).c_str(), static_cast<long long>(worst->bytes));
   }
 }
 
 void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha,
-                            Regime regime) {
+                            Regime regime, Grid grid) {
   const int pct = static_cast<int>(std::lround(100 * margin));
-  const std::string pre = Prefix(regime);
+  const std::string pre = Prefix(regime, grid);
   printf("%s points where tuned's median is more than %d %% slower than default's: "
          "%d (of %d where the table changes the algorithm); where it keeps default, "
          "default timed twice: %d of %d (the noise floor)\n",
@@ -280,47 +311,52 @@ void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, dou
   const RegimeSet regimes = RegimesIn(launches);
   if (regimes == kSyncOnly) return;
   std::vector<Regime> order;
-  std::map<int, std::map<std::pair<int, int64_t>, const PointVerdict*>> verdicts;
-  std::vector<Summary> summaries;
-  summaries.reserve(kNumRegimes);
   for (Regime r : kAllRegimes) {
-    if (!(regimes & Bit(r))) continue;
-    order.push_back(r);
-    summaries.push_back(Summarize(launches, margin, alpha, r));
-  }
-  for (size_t i = 0; i < order.size(); ++i) {
-    for (const PointVerdict& v : summaries[i].points) {
-      verdicts[IndexOf(order[i])][{IndexOf(v.collective), v.bytes}] = &v;
-    }
+    if (regimes & Bit(r)) order.push_back(r);
   }
   printf("\ntuned/default (and tuned/oracle) in each regime: sync (a barrier before each "
          "call), loop (back to back), imbalance (after uneven work)\n");
   printf("%-22s %9s %-42s", "collective", "bytes", "tuned");
   for (Regime r : order) printf(" %18s", std::string(NameOf(r)).c_str());
   printf("  verdict\n");
-  for (const PointVerdict& v : summaries[0].points) {
-    printf("%-22s %9lld %-42s", std::string(InfoOf(v.collective).name).c_str(),
-           static_cast<long long>(v.bytes), std::string(InfoOf(v.tuned).name).c_str());
-    bool slower = false, faster = false, complete = true;
-    for (Regime r : order) {
-      auto it = verdicts[IndexOf(r)].find({IndexOf(v.collective), v.bytes});
-      if (it == verdicts[IndexOf(r)].end() || it->second->t_tuned <= 0) {
-        printf(" %18s", "-");
-        complete = false;
-        continue;
-      }
-      const PointVerdict& x = *it->second;
-      const double vs_def = x.t_default / x.t_tuned;
-      printf("   %6.3f (%6.3f)", vs_def, x.t_oracle / x.t_tuned);
-      slower = slower || x.slower;
-      faster = faster || vs_def * (1 - margin) > 1;
+  for (Grid grid : {Grid::kContiguous, Grid::kDatatypes}) {
+    // summaries[i]: regime order[i]'s, and its verdicts by point.
+    std::vector<Summary> summaries;
+    summaries.reserve(order.size());
+    std::vector<std::map<std::tuple<int, std::string, int64_t>, const PointVerdict*>> verdicts(
+        order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      summaries.push_back(Summarize(launches, margin, alpha, order[i], grid));
     }
-    const char* verdict = v.tuned == Algorithm::kDefault ? "default kept"
-                          : slower                        ? "SLOWER in a regime"
-                          : !complete                     ? "not timed in every regime"
-                          : faster                        ? "faster"
-                                                          : "level";
-    printf("  %s\n", verdict);
+    for (size_t i = 0; i < order.size(); ++i) {
+      for (const PointVerdict& v : summaries[i].points) {
+        verdicts[i][{IndexOf(v.collective), v.layout, v.bytes}] = &v;
+      }
+    }
+    for (const PointVerdict& v : summaries[0].points) {
+      printf("%-22s %9lld %-42s", Label(v).c_str(), static_cast<long long>(v.bytes),
+             std::string(InfoOf(v.tuned).name).c_str());
+      bool slower = false, faster = false, complete = true;
+      for (size_t i = 0; i < order.size(); ++i) {
+        auto it = verdicts[i].find({IndexOf(v.collective), v.layout, v.bytes});
+        if (it == verdicts[i].end() || it->second->t_tuned <= 0) {
+          printf(" %18s", "-");
+          complete = false;
+          continue;
+        }
+        const PointVerdict& x = *it->second;
+        const double vs_def = x.t_default / x.t_tuned;
+        printf("   %6.3f (%6.3f)", vs_def, x.t_oracle / x.t_tuned);
+        slower = slower || x.slower;
+        faster = faster || vs_def * (1 - margin) > 1;
+      }
+      const char* verdict = v.tuned == Algorithm::kDefault ? "default kept"
+                            : slower                        ? "SLOWER in a regime"
+                            : !complete                     ? "not timed in every regime"
+                            : faster                        ? "faster"
+                                                            : "level";
+      printf("  %s\n", verdict);
+    }
   }
 }
 

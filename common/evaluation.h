@@ -15,9 +15,10 @@
 // Records travel between the benchmark (which measures, one launch per job)
 // and `colltune evaluate --launches N` (which combines them) as text, one
 // point per line:
-//   point <collective> <bytes> <tuned algorithm> <n> {<algorithm> <median_s>
-//         <even_median_s> <odd_median_s>}*n [<regime>]
-// where the first algorithm is default, the last is "tuned" (the table's
+//   point <collective>[@<layout>] <bytes> <tuned algorithm> <n> {<algorithm>
+//         <median_s> <even_median_s> <odd_median_s>}*n [<regime>]
+// where @<layout> marks a point of seed 003's datatype grid (the data is a
+// derived datatype of that layout, common/layout_class.h), the first algorithm is default, the last is "tuned" (the table's
 // choice measured as a series of its own), names are the catalogue's and the
 // regime (common/regime.h) is absent for sync. A point of one launch has a
 // record per regime it was timed in; each regime is summarized apart.
@@ -41,6 +42,7 @@ struct SeriesMedians {
 // One point of one launch.
 struct PointRecord {
   Collective collective = Collective::kAllgather;
+  std::string layout;  // "" for contiguous data, else a layout key ("tiled/8B")
   int64_t bytes = 0;
   Algorithm tuned = Algorithm::kDefault;
   std::vector<SeriesMedians> candidates;  // default first
@@ -54,6 +56,7 @@ bool ParseRecord(const std::string& line, PointRecord* r, std::string* error);
 
 struct PointVerdict {
   Collective collective = Collective::kAllgather;
+  std::string layout;  // as in PointRecord
   int64_t bytes = 0;
   Algorithm tuned = Algorithm::kDefault, oracle = Algorithm::kDefault;
   double t_default = 0, t_tuned = 0, t_oracle = 0;
@@ -83,27 +86,40 @@ struct Summary {
   int unchanged = 0, unchanged_slower = 0, unchanged_significantly_slower = 0;
 };
 
-// `launches[i]` holds launch i's records; of those of `regime`, a point is
-// identified by (collective, bytes) and combined over the launches that
-// measured it.
+// Which points a summary is over: contiguous data (the plain rules'), or
+// seed 003's datatype grid (the layout rules').
+enum class Grid { kContiguous, kDatatypes };
+
+// `launches[i]` holds launch i's records; of those of `regime` and `grid`, a
+// point is identified by (collective, layout, bytes) and combined over the
+// launches that measured it.
 Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double margin,
-                  double alpha = 0.05, Regime regime = Regime::kSync);
+                  double alpha = 0.05, Regime regime = Regime::kSync,
+                  Grid grid = Grid::kContiguous);
+
+// True if some record is of the datatype grid.
+bool HasDatatypes(const std::vector<std::vector<PointRecord>>& launches);
 
 // The regimes the records hold (sync always).
 RegimeSet RegimesIn(const std::vector<std::vector<PointRecord>>& launches);
 
 // The summary lines scripts grep ("evaluate: tuned/oracle median ..." for
-// sync, "evaluate[loop]: ..." for the other regimes).
+// sync, "evaluate[loop]: ..." for the other regimes, "evaluate[datatypes]:"
+// and "evaluate[datatypes,loop]:" for the datatype grid).
 void PrintSummary(const Summary& s, size_t natives, int launches,
-                  Regime regime = Regime::kSync);
+                  Regime regime = Regime::kSync, Grid grid = Grid::kContiguous);
 // The lines on points slower than default, with the noise floor beside them
 // (several launches: the across-launch test; `margin` as in Summarize).
 void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha,
-                            Regime regime = Regime::kSync);
+                            Regime regime = Regime::kSync, Grid grid = Grid::kContiguous);
 // Every point's tuned/default and tuned/oracle in each regime of the
 // records, side by side, with a verdict where the table changes the
 // algorithm: "slower" where tuned's median is more than `margin` above
-// default's in some regime. Nothing when the records hold sync alone.
+// default's in some regime. Nothing when the records hold sync alone. The
+// datatype grid's points follow the contiguous ones.
+// "bcast" for contiguous data, "bcast@tiled/8B" for the grid's.
+std::string PointName(Collective c, const std::string& layout);
+
 void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, double margin,
                       double alpha);
 

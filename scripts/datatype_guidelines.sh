@@ -1,53 +1,64 @@
 #!/usr/bin/env bash
-# Seed 003's guidelines on this machine, found and repaired: runs
-# colltune-datatype-layouts natively under each library and lists the
-# violations (DGL1: one contiguous type faster than the derived call; DGL2:
-# packing by hand faster). Then it measures the packed forms themselves: a
-# run under the shim with a table whose layout rules pack every layout (each
-# rank then packs its own data, through the type's dense twin), timing each
-# point's packed form and the library's own path (PMPI_) in the same run. It
-# writes layout rules (common/table.h, <collective>@<layout>) where the
-# packed form was faster, runs again with them, and prints per point the
-# library's path over the derived call with the table (speedup) and the
-# faster of the two choices over it (tuned/oracle, the packed form's ratio to
-# the library taken from the previous run). "Faster" means by 5 % or more.
+# Seed 003's guidelines on this machine, found and repaired by colltune's own
+# loop, under each library:
+#  1. colltune-datatype-layouts, run natively, lists the library's
+#     violations by hand-made comparisons (DGL1: one contiguous type faster
+#     than the derived call; DGL2: packing by hand faster).
+#  2. A tuning campaign over seed 003's datatype grid (colltune campaign --
+#     --datatypes grid: tiled, indexed and nested layouts at blocks of 2 to
+#     1000 ints, a struct) on a temporary colltuned: the daemon's DGL2
+#     violations and the layout rules its engine decides.
+#  3. colltune evaluate over the same grid and the same number of launches:
+#     per point tuned/default and tuned/oracle in each regime, and the
+#     evaluate[datatypes] summary lines (tuned/oracle median, speedup over
+#     default, points slower than default).
+# Processes are bound as in scripts/demo.sh.
 #
-#   scripts/datatype_guidelines.sh [--calls 30] [--rounds 5] [--np-openmpi 4] [--np-mpich 2]
+#   scripts/datatype_guidelines.sh [--launches 3] [--np-openmpi 4] [--np-mpich 2]
+#       [--sizes 32K,1M] [--datatypes grid] [--libraries openmpi,mpich]
+#       [--collectives bcast,allgather,gather,scatter,alltoall] [--calls 30] [--rounds 5]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CALLS=30
-ROUNDS=5
+LAUNCHES=3
 NP_OPENMPI=4
 NP_MPICH=2
+SIZES=32K,1M
+DATATYPES=grid
+LIBRARIES=openmpi,mpich
+COLLECTIVES=bcast,allgather,gather,scatter,alltoall
+CALLS=30
+ROUNDS=5
 source scripts/lib/options.sh
-options "scripts/datatype_guidelines.sh [--calls N] [--rounds N] [--np-openmpi N] [--np-mpich N]" \
-  --calls=CALLS --rounds=ROUNDS --np-openmpi=NP_OPENMPI --np-mpich=NP_MPICH -- "$@"
+options "scripts/datatype_guidelines.sh [--launches N] [--np-openmpi N] [--np-mpich N] [--sizes LIST] [--datatypes LIST] [--libraries LIST] [--collectives LIST] [--calls N] [--rounds N]" \
+  --launches=LAUNCHES --np-openmpi=NP_OPENMPI --np-mpich=NP_MPICH --sizes=SIZES \
+  --datatypes=DATATYPES --libraries=LIBRARIES --collectives=COLLECTIVES --calls=CALLS \
+  --rounds=ROUNDS -- "$@"
 scripts/install-deps.sh
-build_opt //bench:colltune-datatype-layouts //bench:colltune-datatype-layouts-mpich \
-  //shim:libcolltune.so //shim:libcolltune-mpich.so
-WORK=$(mktemp -d /tmp/colltune-datatypes.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+build_opt //daemon:colltuned //cli:colltune //bench:colltune-bench //bench:colltune-bench-mpich \
+  //bench:colltune-datatype-layouts //bench:colltune-datatype-layouts-mpich
+COLLTUNED=$BIN/daemon/colltuned
+COLLTUNE=$BIN/cli/colltune
+source scripts/lib/daemon.sh datatypes
+CT=("$COLLTUNE" --server "$SERVER")
+# The contiguous points of the campaign: one size (the grid is the point).
+GRID=(--collectives "$COLLECTIVES" --sizes 32K --datatypes "$DATATYPES" --datatype-sizes "$SIZES"
+      --quiet)
 
-run() {  # run LIBRARY [TABLE]: the benchmark's lines
-  local lib=$1 table=${2:-} args=(--calls "$CALLS" --rounds "$ROUNDS")
+for lib in ${LIBRARIES//,/ }; do
   if [ "$lib" = openmpi ]; then
-    local env=()
-    [ -n "$table" ] && env=(-x LD_PRELOAD="$BIN/shim/libcolltune.so" -x COLLTUNE_TABLE="$table")
-    mpirun.openmpi -np "$NP_OPENMPI" --bind-to none ${env[@]+"${env[@]}"} \
-      "$BIN/bench/colltune-datatype-layouts" "${args[@]}" </dev/null
+    np=$NP_OPENMPI name="Open MPI" bench=$BIN/bench/colltune-bench
+    layouts=$BIN/bench/colltune-datatype-layouts
+    mpirun="mpirun.openmpi --bind-to core:overload-allowed --map-by core"
   else
-    local env=()
-    [ -n "$table" ] && env=(-genv LD_PRELOAD "$BIN/shim/libcolltune-mpich.so" -genv COLLTUNE_TABLE "$table")
-    mpirun.mpich -np "$NP_MPICH" ${env[@]+"${env[@]}"} \
-      "$BIN/bench/colltune-datatype-layouts-mpich" "${args[@]}" </dev/null
+    np=$NP_MPICH name=MPICH bench=$BIN/bench/colltune-bench-mpich
+    layouts=$BIN/bench/colltune-datatype-layouts-mpich
+    mpirun="mpirun.mpich -bind-to core"
   fi
-}
-
-for lib in openmpi mpich; do
-  run "$lib" | grep -E '^(bcast|allgather) ' >"$WORK/$lib.native"
+  echo "== $name, $np processes: violations found by hand (colltune-datatype-layouts)"
+  $mpirun -np "$np" "$layouts" --calls "$CALLS" --rounds "$ROUNDS" </dev/null |
+    grep -E '^(bcast|allgather) ' >"$WORK/$lib.native"
   python3 - "$WORK/$lib.native" <<'PY'
 import sys
-print("violations (native):")
 n = 0
 for coll, layout, a, size, _, d, _, p, _, c, _, _ in (l.split() for l in open(sys.argv[1])):
     d, p, c = float(d), float(p), float(c)
@@ -55,55 +66,23 @@ for coll, layout, a, size, _, d, _, p, _, c, _, _ in (l.split() for l in open(sy
         if t <= 0.95 * d:
             n += 1
             print(f"  {name:16s} {coll} {layout} {a} {size} B: {t:.1f} against {d:.1f} us derived ({d / t:.2f}x)")
-print(f"  {n} violations")
+print(f"  {n} violations (5 % or more faster)")
 PY
-  {
-    echo "colltune-table 1"
-    echo "section *"
-    for coll in bcast allgather; do
-      for layout in tiled indexed struct nested; do echo "$coll@$layout 0 inf ${coll}_as_packed"; done
-    done
-  } >"$WORK/$lib.all"
-  run "$lib" "$WORK/$lib.all" | grep -E '^(bcast|allgather) ' >"$WORK/$lib.packed"
-  python3 - "$WORK/$lib.packed" "$WORK/$lib.table" <<'PY'
-import sys
-def bucket(layout, a):
-    smallest = 4 * a if layout == "tiled" else 4  # tiles of A ints; a struct's int
-    b = 1
-    while b * 2 <= smallest:
-        b *= 2
-    return f"{b}B" if b < 1024 else f"{b // 1024}KiB"
-# 32 KiB points speak for sizes up to 2^17.5 bytes, 1 MiB points above.
-RANGES = {32768: (0, 185363), 1048576: (185364, "inf")}
-pack = {}
-for coll, layout, a, size, _, form, _, _, _, _, _, lib in (l.split() for l in open(sys.argv[1])):
-    key = (coll, f"{layout}/{bucket(layout, int(a[2:]))}", int(size))
-    pack[key] = pack.get(key, True) and float(form) <= 0.95 * float(lib)
-with open(sys.argv[2], "w") as out:
-    out.write("colltune-table 1\nsection *\n")
-    for (coll, key, size), yes in sorted(pack.items()):
-        if yes:
-            lo, hi = RANGES[size]
-            out.write(f"{coll}@{key} {lo} {hi} {coll}_as_packed\n")
-PY
-  echo "$lib: the layout rules where the packed form was faster than the library's path:"
-  sed -n '3,$p' "$WORK/$lib.table" | sed 's/^/  /'
-  run "$lib" "$WORK/$lib.table" | grep -E '^(bcast|allgather) ' >"$WORK/$lib.tuned"
-  python3 - "$WORK/$lib.packed" "$WORK/$lib.tuned" "$lib" <<'PY'
-import math, statistics, sys
-packed = {tuple(l.split()[:4]): l.split() for l in open(sys.argv[1])}
-print(f"{sys.argv[3]}: speedup = the library's path / the derived call with the table (one "
-      "run); tuned/oracle = the faster choice / the derived call with the table")
-speed, oracle = [], []
-for line in open(sys.argv[2]):
-    n = line.split()
-    t, lib = float(n[5]), float(n[11])
-    k = tuple(n[:4])
-    best = lib * min(1.0, float(packed[k][5]) / float(packed[k][11])) if k in packed else lib
-    speed.append(lib / t)
-    oracle.append(best / t)
-    print(f"  {' '.join(k):32s} speedup {lib / t:5.2f}  tuned/oracle {best / t:5.2f}")
-print(f"  geometric-mean speedup {math.exp(statistics.mean(math.log(x) for x in speed)):.3f}, "
-      f"median tuned/oracle {statistics.median(oracle):.3f}, worst {min(oracle):.3f}")
-PY
+  echo "== $name, $np processes: campaign over the datatype grid ($LAUNCHES launches)"
+  start=$(date +%s)
+  "${CT[@]}" campaign --mpi "$lib" --np "$np" --launches "$LAUNCHES" --mpirun "$mpirun" \
+    --name "datatypes-$lib" --bench "$bench" -- "${GRID[@]}" </dev/null 2>&1 |
+    { grep -v "^colltune: launch [0-9]*/[0-9]*: " || true; }
+  echo "campaign: $(( $(date +%s) - start )) s"
+  profile=$("${CT[@]}" table --library "$name" --comm-size "$np" --json |
+    python3 -c 'import json,sys; s=json.load(sys.stdin)["section"]; print(s["profile_id"] if s else 0)')
+  echo "== $name: the layout rules the daemon decided"
+  "${CT[@]}" table --library "$name" --comm-size "$np" | grep -E '^(collective|[a-z_]+@)' || true
+  echo "== $name: seed 003's violations the campaign established"
+  "${CT[@]}" violations --profile "$profile" |
+    sed -n '/^datatype guideline violations/,/^$/p'
+  echo "== $name: evaluation over the datatype grid ($LAUNCHES launches)"
+  "${CT[@]}" evaluate --mpi "$lib" --np "$np" --mpirun "$mpirun" --launches "$LAUNCHES" \
+    --bench "$bench" -- "${GRID[@]}" </dev/null 2>&1 |
+    grep -E '^(evaluate\[datatypes|[a-z_]+@|collective +bytes +tuned)' || true
 done

@@ -138,5 +138,40 @@ TEST(EvaluationTest, EachRegimeIsSummarizedApartAndTravelsInItsRecord) {
   EXPECT_TRUE(Summarize(launches, 0.10, 0.05, Regime::kImbalance).points.empty());
 }
 
+// Seed 003's datatype grid: its points travel with their layout and are
+// summarized apart from the contiguous ones, even at the same size.
+TEST(EvaluationTest, TheDatatypeGridIsSummarizedApart) {
+  const Collective c = Collective::kBcast;
+  PointRecord plain = Point(c, 32768, "default", {{"default", 10}}, 10);
+  PointRecord tiled = Point(c, 32768, "bcast_as_packed",
+                            {{"default", 20}, {"bcast_as_packed", 10}}, 10);
+  tiled.layout = "tiled/8B";
+  PointRecord parsed;
+  std::string error;
+  ASSERT_TRUE(ParseRecord(FormatRecord(tiled), &parsed, &error)) << error;
+  EXPECT_EQ(FormatRecord(tiled).rfind("point bcast@tiled/8B 32768 bcast_as_packed", 0), 0u);
+  EXPECT_EQ(parsed.layout, "tiled/8B");
+  EXPECT_EQ(parsed.tuned, Named("bcast_as_packed", c));
+  EXPECT_FALSE(ParseRecord("point bcast@spiral 8 default 2 default 1 1 1 tuned 1 1 1", &parsed,
+                           &error));
+  EXPECT_NE(error.find("unknown datatype layout"), std::string::npos) << error;
+  EXPECT_FALSE(ParseRecord("point bcast@other 8 default 2 default 1 1 1 tuned 1 1 1", &parsed,
+                           &error));
+
+  const std::vector<std::vector<PointRecord>> launches = {{plain, tiled}};
+  EXPECT_TRUE(HasDatatypes(launches));
+  EXPECT_FALSE(HasDatatypes({{plain}}));
+  const Summary contiguous = Summarize(launches, 0.10);
+  ASSERT_EQ(contiguous.points.size(), 1u);
+  EXPECT_EQ(contiguous.points[0].layout, "");
+  EXPECT_DOUBLE_EQ(contiguous.geomean_speedup, 1.0);
+  const Summary grid = Summarize(launches, 0.10, 0.05, Regime::kSync, Grid::kDatatypes);
+  ASSERT_EQ(grid.points.size(), 1u);
+  EXPECT_EQ(grid.points[0].layout, "tiled/8B");
+  EXPECT_DOUBLE_EQ(grid.geomean_speedup, 2.0);
+  EXPECT_DOUBLE_EQ(grid.median_vs_oracle, 1.0);
+  EXPECT_EQ(PointName(c, "tiled/8B"), "bcast@tiled/8B");
+}
+
 }  // namespace
 }  // namespace colltune::evaluation
