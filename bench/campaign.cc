@@ -319,14 +319,9 @@ int RunCampaign(const Options& o, Bench& b) {
       // Launched with a whole-job choice: the library's default is that
       // choice, and all there is to time.
       if (b.launched_with()) runnable = {Algorithm::kDefault};
-      // A layout's point times what a layout rule may choose between.
-      if (point.datatype) {
-        runnable.erase(std::remove_if(runnable.begin(), runnable.end(),
-                                      [&](Algorithm a) {
-                                        return a != Algorithm::kDefault && a != PackedFormOf(c);
-                                      }),
-                       runnable.end());
-      }
+      // A layout's point times what a layout rule may choose between; the
+      // datatype forms are timed there only (elsewhere they run as default).
+      runnable = ForPoint(runnable, point.datatype.has_value());
       for (Algorithm a : runnable) {
         if (stored.count({IndexOf(c), IndexOf(b.StoredAs(c, a)), w->bytes(), problem})) {
           ++skipped;

@@ -266,16 +266,8 @@ int RunEvaluate(const Options& o, Bench& b) {
       if (!seen.insert({layout, w->bytes()}).second) continue;
       // Default, the mock-ups and the library's own algorithms: all of them
       // are candidates of the oracle; for the datatype grid, default and the
-      // packed form (what a layout rule chooses between).
-      std::vector<Algorithm> algorithms = Runnable(*w);
-      if (!layout.empty()) {
-        algorithms.erase(std::remove_if(algorithms.begin(), algorithms.end(),
-                                        [&](Algorithm a) {
-                                          return a != Algorithm::kDefault &&
-                                                 a != PackedFormOf(c);
-                                        }),
-                         algorithms.end());
-      }
+      // datatype forms (what a layout rule chooses between).
+      std::vector<Algorithm> algorithms = ForPoint(Runnable(*w), !layout.empty());
       for (Algorithm a : algorithms) {
         if (IsNative(a)) natives.insert(IndexOf(a));
       }

@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
                  "Seed 003's grid: also measure bcast, allgather, gather, scatter and "
                  "alltoall with their data described by these derived datatypes "
                  "(layout:ints-per-block, e.g. tiled:2,struct:8; 'grid' for the seed's "
-                 "grid: tiled 2-1000, indexed, nested, struct), default against "
-                 "<collective>_as_packed")
+                 "grid: tiled 2-1000, indexed, nested, struct), default against the "
+                 "datatype forms (<collective>_as_packed, <collective>_as_normalized)")
       ->delimiter(',')
       ->check([](const std::string& s) {
         return s == "grid" || colltune::bench::ParseDatatypeSpec(s)

@@ -137,6 +137,10 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b);
 // every rank.
 std::vector<Algorithm> Runnable(const Workload& w);
 
+// Of `runnable`, what a point times: at the datatype grid's points default
+// and the datatype forms (IsDatatypeForm) only, elsewhere all but those.
+std::vector<Algorithm> ForPoint(std::vector<Algorithm> runnable, bool datatype_grid);
+
 // The seed of a point's shuffled measurement order: fixed by what is
 // measured, so runs are reproducible and every rank agrees.
 inline uint64_t PointSeed(Collective c, int64_t bytes, int launch) {

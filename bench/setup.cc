@@ -195,4 +195,12 @@ std::vector<Algorithm> Runnable(const Workload& w) {
   return out;
 }
 
+std::vector<Algorithm> ForPoint(std::vector<Algorithm> runnable, bool datatype_grid) {
+  std::vector<Algorithm> out;
+  for (Algorithm a : runnable) {
+    if (a == Algorithm::kDefault || IsDatatypeForm(a) == datatype_grid) out.push_back(a);
+  }
+  return out;
+}
+
 }  // namespace colltune::bench

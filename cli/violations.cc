@@ -105,8 +105,9 @@ int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
            PValue(v.p_value()).c_str(), v.launches());
   }
   if (guideline.empty()) printf("(none)\n");
-  printf("\ndatatype guideline violations (seed 003): the data of a derived datatype, "
-         "packed, moves significantly faster than the library moves it through the type\n");
+  printf("\ndatatype guideline violations (seed 003): the data of a derived datatype "
+         "moves significantly faster packed (DGL2) or through the type's normal form "
+         "(DGL4) than the library moves it through the type\n");
   printf("%-6s %-22s %-14s %-44s %10s %8s %7s %8s\n", "guide", "collective", "layout",
          "faster form", "bytes", "factor", "p", "launches");
   for (const v1::Violation& v : datatype) {

@@ -250,6 +250,20 @@ std::optional<Algorithm> PackedFormOf(Collective c) {
   return ParseAlgorithm(std::string(InfoOf(c).name) + "_as_packed", c);
 }
 
+bool IsDatatypeForm(Algorithm a) {
+  return InfoOf(a).guideline.substr(0, 3) == "DGL";
+}
+
+std::string DatatypeFormNames(Collective c) {
+  std::string out;
+  for (int i = 0; i < kNumAlgorithms; ++i) {
+    const Algorithm a = static_cast<Algorithm>(i);
+    if (!IsDatatypeForm(a) || !Implements(a, c)) continue;
+    out += (out.empty() ? "" : " or ") + std::string(InfoOf(a).name);
+  }
+  return out;
+}
+
 std::optional<Algorithm> FindNative(Collective c, std::string_view library_name) {
   for (int i = IndexOf(Algorithm::kFirstNative); i < kNumAlgorithms; ++i) {
     const AlgorithmInfo& info = kAlgorithms[i];

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace colltune {
@@ -147,10 +148,17 @@ inline bool IsNative(Algorithm a) { return a >= Algorithm::kFirstNative; }
 // Only a whole job can run it (AlgorithmInfo::at_launch).
 bool AtLaunchOnly(Algorithm a);
 
-// <collective>_as_packed, seed 003's packed form of `c`, if it has one: the
-// only algorithm besides default a rule for a derived datatype's layout may
-// name (common/table.h).
+// <collective>_as_packed, seed 003's packed form of `c`, if it has one.
 std::optional<Algorithm> PackedFormOf(Collective c);
+
+// Seed 003's repairs for data described by derived datatypes (guidelines
+// "DGL<n>": <collective>_as_packed, <collective>_as_normalized): with
+// default, what a rule for a datatype layout may name (common/table.h), and
+// what campaigns time at the datatype grid's points, and there only.
+bool IsDatatypeForm(Algorithm a);
+// The datatype forms of `c`, "bcast_as_packed or bcast_as_normalized" (for
+// messages); empty if it has none.
+std::string DatatypeFormNames(Collective c);
 
 // The native algorithm of collective `c` the library calls `library_name`
 // ("recursive_doubling"), if colltune knows one: the one with the library's

@@ -399,10 +399,9 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
       current->rules.push_back(r);
       continue;
     }
-    if (r.algorithm != Algorithm::kDefault && r.algorithm != PackedFormOf(*c)) {
+    if (r.algorithm != Algorithm::kDefault && !IsDatatypeForm(r.algorithm)) {
       *error = LineError(line_no, "a rule for a layout may name default or " +
-                                      std::string(InfoOf(*c).name) + "_as_packed, not " +
-                                      Quote(tok[3]));
+                                      DatatypeFormNames(*c) + ", not " + Quote(tok[3]));
       return false;
     }
     current->layout_rules.push_back(r);

@@ -400,14 +400,13 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
                      return IndexOf(a.rule.collective) < IndexOf(b.rule.collective);
                    });
   // Derived datatypes: each layout's points decide its sizes as plain
-  // points do, between default and the packed form only (all a layout rule
-  // may name); its ranges follow the plain ones, in the table's order.
+  // points do, between default and the datatype forms only (all a layout
+  // rule may name); its ranges follow the plain ones, in the table's order.
   for (const auto& [group, sizes] : GroupLayouts(points)) {
     const auto& [c, layout_class, block_log2] = group;
     const Collective coll = static_cast<Collective>(c);
     const LayoutKey key{static_cast<LayoutClass>(layout_class),
                         static_cast<int8_t>(block_log2)};
-    const std::optional<Algorithm> packed = PackedFormOf(coll);
     std::vector<Rule> mine;  // the layout's current rules, for hysteresis
     for (const Rule& r : current) {
       if (r.collective == coll && r.layout == key) mine.push_back(r);
@@ -417,7 +416,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
     for (const auto& [bytes, measured] : sizes) {
       std::map<int, Series> algorithms;
       for (const auto& [a, series] : measured) {
-        if (a == IndexOf(Algorithm::kDefault) || (packed && a == IndexOf(*packed))) {
+        if (a == IndexOf(Algorithm::kDefault) || IsDatatypeForm(static_cast<Algorithm>(a))) {
           algorithms.emplace(a, series);
         }
       }

@@ -78,23 +78,22 @@ std::vector<ViolationFound> FindViolations(
       previous_bytes = bytes;
     }
   }
-  // Seed 003's guidelines: the data of a derived datatype, packed, moves
-  // faster than the library moves it described by the type (DGL2).
+  // Seed 003's guidelines: the data of a derived datatype moves faster
+  // packed (DGL2), or described by the type's normal form (DGL4), than the
+  // library moves it described by the user's type.
   for (const auto& [group, sizes] : GroupLayouts(points)) {
     const auto& [c, layout_class, block_log2] = group;
     const Collective coll = static_cast<Collective>(c);
-    const std::optional<Algorithm> packed = PackedFormOf(coll);
-    if (!packed) continue;
     for (const auto& [bytes, algorithms] : sizes) {
       auto def = algorithms.find(IndexOf(Algorithm::kDefault));
-      auto alg = algorithms.find(IndexOf(*packed));
-      if (def == algorithms.end() || alg == algorithms.end() || alg->second.sync().empty()) {
-        continue;
-      }
-      if (auto v = Faster(coll, bytes, IndexOf(*packed), alg->second.sync(),
-                          def->second.sync(), options)) {
-        v->layout = {static_cast<LayoutClass>(layout_class), static_cast<int8_t>(block_log2)};
-        out.push_back(*v);
+      if (def == algorithms.end()) continue;
+      for (const auto& [a, series] : algorithms) {
+        if (!IsDatatypeForm(static_cast<Algorithm>(a)) || series.sync().empty()) continue;
+        if (auto v = Faster(coll, bytes, a, series.sync(), def->second.sync(), options)) {
+          v->layout = {static_cast<LayoutClass>(layout_class),
+                       static_cast<int8_t>(block_log2)};
+          out.push_back(*v);
+        }
       }
     }
   }

@@ -85,7 +85,7 @@
         return `${fmtBytes(v.msg_bytes)} takes ${fmtX(v.factor)} as long as ${fmtBytes(v.larger_bytes)}`;
       }
       if (v.layout) {
-        return `data of a ${v.layout} datatype moves ${fmtX(v.factor)} faster packed (${v.algorithm}) than through the type at ${fmtBytes(v.msg_bytes)}`;
+        return `data of a ${v.layout} datatype moves ${fmtX(v.factor)} faster with ${v.algorithm} than through the type at ${fmtBytes(v.msg_bytes)}`;
       }
       return `default is ${fmtX(v.factor)} slower than ${v.algorithm} at ${fmtBytes(v.msg_bytes)}`;
     };

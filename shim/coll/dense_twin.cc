@@ -1,9 +1,9 @@
 #include "shim/coll/dense_twin.h"
 
 #include <climits>
-#include <mutex>
 #include <vector>
 
+#include "shim/coll/type_cache.h"
 #include "shim/coll/type_contents.h"
 
 namespace colltune::shim {
@@ -131,13 +131,6 @@ Piece Twin(MPI_Datatype type, int depth) {
   return TwinOfDerived(contents.combiner, contents.ints, contents.types, depth);
 }
 
-int DeleteTwin(MPI_Datatype, int, void* value, void*) {
-  auto* twin = static_cast<MPI_Datatype*>(value);
-  if (*twin != MPI_DATATYPE_NULL) PMPI_Type_free(twin);
-  delete twin;
-  return MPI_SUCCESS;
-}
-
 }  // namespace
 
 MPI_Datatype BuildDenseTwin(MPI_Datatype type) {
@@ -159,29 +152,9 @@ MPI_Datatype DenseTwinOf(MPI_Datatype type) {
   if (GetLayout(type, &l) != MPI_SUCCESS) return MPI_DATATYPE_NULL;
   if (l.dense) return type;
   if (IsNamed(type)) return MPI_DATATYPE_NULL;  // pair types
-  // Created on first use, after MPI_Init; MPI_Type_dup does not copy it.
-  static const int keyval = NewTypeKeyval(&DeleteTwin);
-  if (keyval == MPI_KEYVAL_INVALID) return MPI_DATATYPE_NULL;
-  const auto cached = [&](MPI_Datatype* twin) {
-    void* value = nullptr;
-    int found = 0;
-    if (PMPI_Type_get_attr(type, keyval, &value, &found) != MPI_SUCCESS || !found) return false;
-    *twin = *static_cast<MPI_Datatype*>(value);
-    return true;
-  };
-  MPI_Datatype known;
-  if (cached(&known)) return known;  // every call after the first: no lock
-  // One builder at a time, looking again under the lock: a second set_attr
-  // would free the twin a first thread already returned.
-  static std::mutex mu;
-  std::lock_guard<std::mutex> lock(mu);
-  if (cached(&known)) return known;
-  auto* twin = new MPI_Datatype(BuildDenseTwin(type));
-  if (PMPI_Type_set_attr(type, keyval, twin) != MPI_SUCCESS) {
-    DeleteTwin(type, keyval, twin, nullptr);
-    return MPI_DATATYPE_NULL;
-  }
-  return *twin;
+  // Created on first use, after MPI_Init.
+  static const TypeCache twins(&BuildDenseTwin);
+  return twins.Get(type);
 }
 
 uint64_t DenseViewBytes(int64_t count, const Layout& layout) {

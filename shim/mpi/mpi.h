@@ -42,7 +42,8 @@
   X(Sendrecv) X(Sendrecv_replace) X(T_cvar_get_index) X(T_cvar_get_info) X(T_cvar_handle_alloc)  \
   X(T_cvar_handle_free) X(T_cvar_read) X(T_cvar_write) X(T_enum_get_info)  \
   X(T_enum_get_item) X(T_finalize) X(T_init_thread) X(Type_commit)         \
-  X(Type_contiguous) X(Type_create_hindexed) X(Type_create_keyval)         \
+  X(Type_contiguous) X(Type_create_hindexed) X(Type_create_hindexed_block) \
+  X(Type_create_hvector) X(Type_create_keyval)                             \
   X(Type_create_resized) X(Type_create_struct) X(Type_dup) X(Type_free)    \
   X(Type_get_attr) X(Type_get_contents) X(Type_get_envelope)               \
   X(Type_get_extent) X(Type_get_true_extent) X(Type_set_attr) X(Type_size) \
@@ -139,6 +140,8 @@ COLLTUNE_PERSISTENT_PMPI_FUNCTIONS(COLLTUNE_PMPI_DECLARE_PERSISTENT)
 #define PMPI_Type_commit ::colltune::shim::pmpi::Type_commit
 #define PMPI_Type_contiguous ::colltune::shim::pmpi::Type_contiguous
 #define PMPI_Type_create_hindexed ::colltune::shim::pmpi::Type_create_hindexed
+#define PMPI_Type_create_hindexed_block ::colltune::shim::pmpi::Type_create_hindexed_block
+#define PMPI_Type_create_hvector ::colltune::shim::pmpi::Type_create_hvector
 #define PMPI_Type_create_keyval ::colltune::shim::pmpi::Type_create_keyval
 #define PMPI_Type_create_resized ::colltune::shim::pmpi::Type_create_resized
 #define PMPI_Type_create_struct ::colltune::shim::pmpi::Type_create_struct

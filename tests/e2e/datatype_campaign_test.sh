@@ -2,7 +2,7 @@
 # Seed 003's datatype grid through the whole loop: a real campaign measures
 # collectives whose data is a derived datatype (colltune-bench --datatypes),
 # the daemon stores those points under their layout, decides each layout's
-# sizes between default and the packed form, lists seed 003's violations
+# sizes between default and the datatype forms, lists seed 003's violations
 # apart, resumes a launch without measuring them again; and a table with a
 # layout rule reaches the shim from the daemon, which then packs derived data
 # only, with every byte as the library's.
@@ -30,22 +30,23 @@ out=$(timeout 300 "${CT[@]}" campaign --np 2 --mpirun mpirun.openmpi --bench "$B
       --launches 2 --name dt --cluster dt -- "${GRID[@]}" </dev/null 2>&1)
 check "a campaign with --datatypes runs" test $? -eq 0
 ID=$(profile_of dt)
-check "the profile holds every layout's points: default and the packed form, in every regime" python3 -c '
+check "the profile holds every layout's points: default and the datatype forms, in every regime" python3 -c '
 import json, sys
 pts = json.loads(sys.argv[1])["points"]
 for coll in ("bcast", "allgather"):
     for layout in ("@tiled/8B", "@struct/4B"):
         mine = [p for p in pts if p["collective"] == coll and p.get("problem") == layout]
         algs = {p["algorithm"] for p in mine if p["regime"] == "sync"}
-        assert algs == {"default", coll + "_as_packed"}, (coll, layout, algs)
+        assert algs == {"default", coll + "_as_packed", coll + "_as_normalized"}, (coll, layout, algs)
         regimes = {p["regime"] for p in mine if p["algorithm"] == "default" and p["launches"] == 2}
         assert regimes == {"sync", "loop", "imbalance"}, (coll, layout, regimes)
         assert all(p["msg_bytes"] in (32768, 32736) for p in mine), mine
-plain = [p for p in pts if p["collective"] == "bcast" and not p.get("problem")]
-assert len({p["algorithm"] for p in plain}) > 2, "the plain points keep every algorithm"
+plain = {p["algorithm"] for p in pts if p["collective"] == "bcast" and not p.get("problem")}
+assert len(plain) > 2, "the plain points keep every algorithm"
+assert not any(a.endswith(("_as_packed", "_as_normalized")) for a in plain), plain
 ' "$("${CT[@]}" profile "$ID" --json)"
 table=$("${CT[@]}" table --cluster dt --comm-size 2)
-check "every measured layout gets its own rules, naming default or its packed form" python3 -c '
+check "every measured layout gets its own rules, naming default or a datatype form" python3 -c '
 import re, sys
 keys = {}
 for line in sys.argv[1].splitlines():
@@ -55,9 +56,9 @@ for line in sys.argv[1].splitlines():
 want = {(c, l) for c in ("bcast", "allgather") for l in ("tiled/8B", "struct/4B")}
 assert set(keys) == want, keys
 for (c, l), algs in keys.items():
-    assert algs <= {"default", c + "_as_packed"}, (c, l, algs)
+    assert algs <= {"default", c + "_as_packed", c + "_as_normalized"}, (c, l, algs)
 ' "$table"
-# Each rule naming the packed form must rest on the points: faster than
+# Each rule naming a datatype form must rest on the points: faster than
 # default in the synchronized regime at the layout's size.
 check "a layout's packed rule is backed by its points" python3 -c '
 import json, re, sys
@@ -65,7 +66,7 @@ pts = json.loads(sys.argv[2])["points"]
 med = {(p["collective"], p.get("problem"), p["algorithm"]): p["median_seconds"]
        for p in pts if p["regime"] == "sync"}
 for line in sys.argv[1].splitlines():
-    m = re.match(r"^(\w+)@(\S+) +\d+ +\S+ +(\w+_as_packed)", line)
+    m = re.match(r"^(\w+)@(\S+) +\d+ +\S+ +(\w+_as_(?:packed|normalized))", line)
     if m:
         c, l, a = m.groups()
         assert med[(c, "@" + l, a)] < med[(c, "@" + l, "default")], line

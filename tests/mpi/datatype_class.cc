@@ -8,7 +8,10 @@
 #include <cstring>
 #include <string>
 
+#include <vector>
+
 #include "shim/coll/datatype_class.h"
+#include "shim/coll/normal_form.h"
 #include "shim/mpi/mpi.h"
 
 namespace {
@@ -16,6 +19,7 @@ namespace {
 using colltune::shim::ClassOf;
 using colltune::shim::DatatypeClass;
 using colltune::shim::Describe;
+using colltune::shim::NormalFormOf;
 using colltune::LayoutClass;
 
 int g_failed = 0;
@@ -65,6 +69,52 @@ MPI_Datatype IntDoublePair() {
   MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, t;
   MPI_Type_create_struct(2, lens, displs, types, &t);
   return Commit(t);
+}
+
+// The normal form of `t` (shim/coll/normal_form.h): a type of its own
+// unless `same`, with the same size and bounds, and the same type map: 3
+// elements packed through either type give the same bytes, and unpacked
+// through either they land at the same places, leaving gaps alone.
+void ExpectNormalForm(const std::string& name, MPI_Datatype t, bool same) {
+  const MPI_Datatype n = NormalFormOf(t);
+  const MPI_Datatype again = NormalFormOf(t);
+  if (same) {
+    Check("normal form of " + name + " is the type itself", n == t, "a new type");
+    return;
+  }
+  MPI_Aint lb, extent, nlb, nextent, tlb, textent, ntlb, ntextent;
+  int size = 0, nsize = 0;
+  MPI_Type_get_extent(t, &lb, &extent);
+  MPI_Type_get_extent(n, &nlb, &nextent);
+  MPI_Type_get_true_extent(t, &tlb, &textent);
+  MPI_Type_get_true_extent(n, &ntlb, &ntextent);
+  MPI_Type_size(t, &size);
+  MPI_Type_size(n, &nsize);
+  std::string why;
+  if (n == t) why = "no normal form";
+  if (again != n) why = "built twice";
+  if (size != nsize || lb != nlb || extent != nextent || tlb != ntlb || textent != ntextent) {
+    why = "size or bounds differ";
+  }
+  if (why.empty()) {
+    constexpr int kCount = 3;
+    const size_t span = static_cast<size_t>((kCount - 1) * extent + textent);
+    std::vector<char> data(span), a(size * kCount), b(size * kCount);
+    for (size_t i = 0; i < span; ++i) data[i] = static_cast<char>(i * 7 + 1);
+    char* base = data.data() - tlb;
+    int pa = 0, pb = 0;
+    MPI_Pack(base, kCount, t, a.data(), static_cast<int>(a.size()), &pa, MPI_COMM_SELF);
+    MPI_Pack(base, kCount, n, b.data(), static_cast<int>(b.size()), &pb, MPI_COMM_SELF);
+    if (a != b) why = "packs differently";
+    std::vector<char> ua(span, 0x55), ub(span, 0x55);
+    pa = pb = 0;
+    MPI_Unpack(a.data(), static_cast<int>(a.size()), &pa, ua.data() - tlb, kCount, t,
+               MPI_COMM_SELF);
+    MPI_Unpack(a.data(), static_cast<int>(a.size()), &pb, ub.data() - tlb, kCount, n,
+               MPI_COMM_SELF);
+    if (ua != ub) why = "unpacks differently";
+  }
+  Check("normal form of " + name + ": same type map and bounds", why.empty(), why);
 }
 
 }  // namespace
@@ -161,6 +211,64 @@ int main(int argc, char** argv) {
     MPI_Type_free(&a);
   }
   Check("re-created handles classified anew", !stale, why);
+
+  // Normal forms (seed 003's GL4): multi-level descriptions flattened, flat
+  // and predefined ones kept, absolute addresses never read.
+  ExpectNormalForm("int", MPI_INT, true);
+  t = Tiled(2);
+  ExpectNormalForm("a resized vector of ints", t, true);
+  MPI_Type_free(&t);
+  {
+    MPI_Datatype inner, outer;
+    MPI_Type_vector(2, 2, 4, MPI_INT, &inner);
+    MPI_Type_create_hvector(3, 1, 40, inner, &outer);
+    Commit(outer);
+    ExpectNormalForm("a vector of vectors", outer, false);
+    MPI_Datatype resized;
+    MPI_Type_create_resized(outer, -8, 200, &resized);
+    Commit(resized);
+    ExpectNormalForm("a vector of vectors resized to a negative lower bound", resized, false);
+    MPI_Type_free(&resized);
+    MPI_Type_free(&outer);
+    MPI_Type_free(&inner);
+    int sizes[3] = {4, 5, 6}, subsizes[3] = {2, 3, 2}, starts[3] = {1, 1, 3};
+    MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_C, MPI_DOUBLE, &t);
+    Commit(t);
+    ExpectNormalForm("a 3-d subarray (C order)", t, false);
+    MPI_Type_free(&t);
+    MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_FLOAT, &t);
+    Commit(t);
+    ExpectNormalForm("a 3-d subarray (Fortran order)", t, false);
+    MPI_Type_free(&t);
+    t = IntDoublePair();
+    MPI_Datatype pairs;
+    MPI_Type_contiguous(4, t, &pairs);
+    Commit(pairs);
+    ExpectNormalForm("contiguous int-double pairs", pairs, false);
+    MPI_Type_free(&pairs);
+    MPI_Type_free(&t);
+    // Adjacent blocks, out of order: merged where they touch, kept in
+    // type-map order.
+    int ilens[3] = {2, 2, 1}, idispls[3] = {6, 8, 0};
+    MPI_Datatype index;
+    MPI_Type_indexed(3, ilens, idispls, MPI_INT, &index);
+    MPI_Type_contiguous(2, index, &t);
+    Commit(t);
+    ExpectNormalForm("contiguous index lists", t, false);
+    MPI_Type_free(&t);
+    MPI_Type_free(&index);
+    int x[4] = {0, 0, 0, 0};
+    MPI_Aint where;
+    MPI_Get_address(&x[1], &where);
+    int one = 1;
+    MPI_Datatype abs_inner, absolute;
+    MPI_Type_create_hindexed(1, &one, &where, MPI_INT, &abs_inner);
+    MPI_Type_contiguous(2, abs_inner, &absolute);
+    Commit(absolute);
+    ExpectNormalForm("a type on absolute addresses", absolute, true);
+    MPI_Type_free(&absolute);
+    MPI_Type_free(&abs_inner);
+  }
 
   // The user's name and attributes stay.
   MPI_Datatype named = Tiled(4);

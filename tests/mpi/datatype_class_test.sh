@@ -5,8 +5,10 @@
 # names and attributes must stay (tests/mpi/datatype_class.cc checks them).
 #
 # Under the shim, a job's sampled calls name the derived layouts they used,
-# and a table's layout rules (bcast@struct ...) run the packed forms for
-# derived data only, with every byte as the library's (tests/mpi/differential).
+# and a table's layout rules (bcast@struct ...) run the packed and the
+# normalized forms for derived data only, with every byte as the library's
+# (tests/mpi/differential). datatype_class.cc also checks the normal forms
+# themselves.
 #
 # Args: datatype_class_openmpi datatype_class_mpich libcolltune.so
 #       libcolltune-mpich.so differential_openmpi differential_mpich
@@ -60,6 +62,25 @@ for coll in bcast allgather gather scatter alltoall; do
   expect_output "MPICH np=3 $coll: layout rules, results as the library's" \
     $? "$out" "$coll: [0-9]+ cases, 0 failed" "$ran"
 done
+# The normalized forms (the same type map described flat) by layout rules
+# for the layouts with more than one level: nested vectors, subarrays.
+{
+  echo "colltune-table 1"
+  echo "section *"
+  for coll in bcast allgather gather scatter alltoall; do
+    for layout in nested indexed struct; do echo "$coll@$layout 0 inf ${coll}_as_normalized"; done
+  done
+} >"$table"
+for coll in bcast allgather alltoall; do
+  out=$(run_openmpi -np 3 -x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$table" \
+        -x COLLTUNE_VERBOSE=1 "$DIFF_OMPI" --collective "$coll" --cases 60 --seed 9 2>&1)
+  expect_output "Open MPI np=3 $coll: layout rules run ${coll}_as_normalized, results as the library's" \
+    $? "$out" "$coll: [0-9]+ cases, 0 failed" "ran mock-ups: .*${coll}_as_normalized=[1-9]"
+done
+out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_TABLE "$table" \
+      -genv COLLTUNE_VERBOSE 1 "$DIFF_MPICH" --collective bcast --cases 60 --seed 9 2>&1)
+expect_output "MPICH np=3 bcast: layout rules run bcast_as_normalized, results as the library's" \
+  $? "$out" "bcast: [0-9]+ cases, 0 failed" "ran mock-ups: .*bcast_as_normalized=[1-9]"
 # Contiguous data never takes a layout rule.
 out=$(run_openmpi -np 2 -x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$table" -x COLLTUNE_VERBOSE=1 \
       "$PROG_OMPI" 2>&1)
