@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
                  "alltoall with their data described by these derived datatypes "
                  "(layout:ints-per-block, e.g. tiled:2,struct:8; 'grid' for the seed's "
                  "grid: tiled 2-1000, indexed, nested, struct), default against the "
-                 "datatype forms (<collective>_as_packed, <collective>_as_normalized)")
+                 "datatype forms (<collective>_as_packed, _as_contiguous, _as_normalized)")
       ->delimiter(',')
       ->check([](const std::string& s) {
         return s == "grid" || colltune::bench::ParseDatatypeSpec(s)

@@ -106,8 +106,9 @@ int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
   }
   if (guideline.empty()) printf("(none)\n");
   printf("\ndatatype guideline violations (seed 003): the data of a derived datatype "
-         "moves significantly faster packed (DGL2) or through the type's normal form "
-         "(DGL4) than the library moves it through the type\n");
+         "moves significantly faster as one contiguous type (DGL1), packed (DGL2) or "
+         "through the type's normal form (DGL4) than the library moves it through the "
+         "type\n");
   printf("%-6s %-22s %-14s %-44s %10s %8s %7s %8s\n", "guide", "collective", "layout",
          "faster form", "bytes", "factor", "p", "launches");
   for (const v1::Violation& v : datatype) {

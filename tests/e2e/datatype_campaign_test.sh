@@ -37,13 +37,14 @@ for coll in ("bcast", "allgather"):
     for layout in ("@tiled/8B", "@struct/4B"):
         mine = [p for p in pts if p["collective"] == coll and p.get("problem") == layout]
         algs = {p["algorithm"] for p in mine if p["regime"] == "sync"}
-        assert algs == {"default", coll + "_as_packed", coll + "_as_normalized"}, (coll, layout, algs)
+        forms = {coll + "_as_" + f for f in ("packed", "contiguous", "normalized")}
+        assert algs == {"default"} | forms, (coll, layout, algs)
         regimes = {p["regime"] for p in mine if p["algorithm"] == "default" and p["launches"] == 2}
         assert regimes == {"sync", "loop", "imbalance"}, (coll, layout, regimes)
         assert all(p["msg_bytes"] in (32768, 32736) for p in mine), mine
 plain = {p["algorithm"] for p in pts if p["collective"] == "bcast" and not p.get("problem")}
 assert len(plain) > 2, "the plain points keep every algorithm"
-assert not any(a.endswith(("_as_packed", "_as_normalized")) for a in plain), plain
+assert not any(a.endswith(("_as_packed", "_as_contiguous", "_as_normalized")) for a in plain), plain
 ' "$("${CT[@]}" profile "$ID" --json)"
 table=$("${CT[@]}" table --cluster dt --comm-size 2)
 check "every measured layout gets its own rules, naming default or a datatype form" python3 -c '
@@ -56,7 +57,7 @@ for line in sys.argv[1].splitlines():
 want = {(c, l) for c in ("bcast", "allgather") for l in ("tiled/8B", "struct/4B")}
 assert set(keys) == want, keys
 for (c, l), algs in keys.items():
-    assert algs <= {"default", c + "_as_packed", c + "_as_normalized"}, (c, l, algs)
+    assert algs <= {"default"} | {c + "_as_" + f for f in ("packed", "contiguous", "normalized")}, (c, l, algs)
 ' "$table"
 # Each rule naming a datatype form must rest on the points: faster than
 # default in the synchronized regime at the layout's size.
@@ -66,7 +67,7 @@ pts = json.loads(sys.argv[2])["points"]
 med = {(p["collective"], p.get("problem"), p["algorithm"]): p["median_seconds"]
        for p in pts if p["regime"] == "sync"}
 for line in sys.argv[1].splitlines():
-    m = re.match(r"^(\w+)@(\S+) +\d+ +\S+ +(\w+_as_(?:packed|normalized))", line)
+    m = re.match(r"^(\w+)@(\S+) +\d+ +\S+ +(\w+_as_(?:packed|contiguous|normalized))", line)
     if m:
         c, l, a = m.groups()
         assert med[(c, "@" + l, a)] < med[(c, "@" + l, "default")], line

@@ -12,6 +12,7 @@
 
 #include "shim/coll/datatype_class.h"
 #include "shim/coll/normal_form.h"
+#include "shim/coll/whole_type.h"
 #include "shim/mpi/mpi.h"
 
 namespace {
@@ -20,6 +21,7 @@ using colltune::shim::ClassOf;
 using colltune::shim::DatatypeClass;
 using colltune::shim::Describe;
 using colltune::shim::NormalFormOf;
+using colltune::shim::WholeOf;
 using colltune::LayoutClass;
 
 int g_failed = 0;
@@ -268,6 +270,37 @@ int main(int argc, char** argv) {
     ExpectNormalForm("a type on absolute addresses", absolute, true);
     MPI_Type_free(&absolute);
     MPI_Type_free(&abs_inner);
+  }
+
+  // Counts as one contiguous type (seed 003's GL1): the same bytes packed,
+  // one handle per (type, count), none for dense types, at most 8 counts.
+  {
+    t = Tiled(3);
+    const MPI_Datatype whole = WholeOf(t, 5);
+    int size = 0, wsize = 0;
+    MPI_Type_size(t, &size);
+    if (whole != MPI_DATATYPE_NULL) MPI_Type_size(whole, &wsize);
+    std::vector<int> data(5 * 5), a(15), b(15);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<int>(i);
+    int pa = 0, pb = 0;
+    if (whole != MPI_DATATYPE_NULL) {
+      MPI_Pack(data.data(), 5, t, a.data(), 60, &pa, MPI_COMM_SELF);
+      MPI_Pack(data.data(), 1, whole, b.data(), 60, &pb, MPI_COMM_SELF);
+    }
+    Check("5 tiles as one contiguous type: the same bytes",
+          whole != MPI_DATATYPE_NULL && wsize == 5 * size && a == b, "differs or none");
+    Check("... built once per count", WholeOf(t, 5) == whole && WholeOf(t, 6) != whole,
+          "rebuilt or shared");
+    bool capped = true;
+    for (int c = 7; c < 20; ++c) {
+      const MPI_Datatype w = WholeOf(t, c);
+      capped = capped && (c < 13 ? w != MPI_DATATYPE_NULL : w == MPI_DATATYPE_NULL);
+    }
+    Check("... for at most 8 counts a type", capped, "not capped at 8");
+    Check("... and none for dense types or one element",
+          WholeOf(MPI_INT, 5) == MPI_DATATYPE_NULL && WholeOf(t, 1) == MPI_DATATYPE_NULL,
+          "made one");
+    MPI_Type_free(&t);
   }
 
   // The user's name and attributes stay.

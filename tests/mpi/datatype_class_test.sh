@@ -62,25 +62,29 @@ for coll in bcast allgather gather scatter alltoall; do
   expect_output "MPICH np=3 $coll: layout rules, results as the library's" \
     $? "$out" "$coll: [0-9]+ cases, 0 failed" "$ran"
 done
-# The normalized forms (the same type map described flat) by layout rules
-# for the layouts with more than one level: nested vectors, subarrays.
+# The normalized forms (the same type map described flat) for the layouts
+# of more than one level or block size, and the contiguous forms (count
+# elements as one contiguous type) for tiles, by layout rules.
 {
   echo "colltune-table 1"
   echo "section *"
   for coll in bcast allgather gather scatter alltoall; do
     for layout in nested indexed struct; do echo "$coll@$layout 0 inf ${coll}_as_normalized"; done
+    echo "$coll@tiled 0 inf ${coll}_as_contiguous"
   done
 } >"$table"
 for coll in bcast allgather alltoall; do
   out=$(run_openmpi -np 3 -x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$table" \
         -x COLLTUNE_VERBOSE=1 "$DIFF_OMPI" --collective "$coll" --cases 60 --seed 9 2>&1)
-  expect_output "Open MPI np=3 $coll: layout rules run ${coll}_as_normalized, results as the library's" \
-    $? "$out" "$coll: [0-9]+ cases, 0 failed" "ran mock-ups: .*${coll}_as_normalized=[1-9]"
+  expect_output "Open MPI np=3 $coll: layout rules run the normalized and contiguous forms, results as the library's" \
+    $? "$out" "$coll: [0-9]+ cases, 0 failed" "ran mock-ups: .*${coll}_as_normalized=[1-9]" \
+    "ran mock-ups: .*${coll}_as_contiguous=[1-9]"
 done
 out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_TABLE "$table" \
       -genv COLLTUNE_VERBOSE 1 "$DIFF_MPICH" --collective bcast --cases 60 --seed 9 2>&1)
-expect_output "MPICH np=3 bcast: layout rules run bcast_as_normalized, results as the library's" \
-  $? "$out" "bcast: [0-9]+ cases, 0 failed" "ran mock-ups: .*bcast_as_normalized=[1-9]"
+expect_output "MPICH np=3 bcast: layout rules run the normalized and contiguous forms, results as the library's" \
+  $? "$out" "bcast: [0-9]+ cases, 0 failed" "ran mock-ups: .*bcast_as_normalized=[1-9]" \
+  "ran mock-ups: .*bcast_as_contiguous=[1-9]"
 # Contiguous data never takes a layout rule.
 out=$(run_openmpi -np 2 -x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$table" -x COLLTUNE_VERBOSE=1 \
       "$PROG_OMPI" 2>&1)

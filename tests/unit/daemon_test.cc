@@ -593,7 +593,7 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
          r->mutable_measurements(2)->set_algorithm("bcast_as_scatter_allgather");
          r->mutable_measurements(2)->set_problem("@struct/4B");
        },
-       "times default or bcast_as_packed or bcast_as_normalized, not bcast_as_scatter_allgather"},
+       "times default or bcast_as_packed or bcast_as_contiguous or bcast_as_normalized, not bcast_as_scatter_allgather"},
       {[](auto* r) { r->mutable_measurements(2)->set_regime("steady"); },
        "measurements[2].regime must be sync, loop or imbalance, got 'steady'"},
       {[](auto* r) {

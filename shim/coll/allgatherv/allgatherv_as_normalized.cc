@@ -1,0 +1,28 @@
+// Seed 003's GL4 for MPI_Allgatherv: the call with each datatype replaced by
+// its normal form (shim/coll/normal_form.h), the same type map described
+// flat. The type map, and so the counts and the signature, stay the user's:
+// each rank may take this path on its own (a table's layout rule), and a
+// predefined or already flat type is passed as it is.
+//
+// Cost: MPI_Allgatherv with the normal form; the form is built once per type.
+#include "shim/coll/mockups.h"
+#include "shim/coll/normal_form.h"
+
+namespace colltune::shim {
+namespace {
+
+std::optional<uint64_t> Need(const AllgathervCall&, const CollEnv&) { return 0; }
+
+int Run(const AllgathervCall& c, const CollEnv& env) {
+  AllgathervCall n = c;
+  if (c.sendbuf != MPI_IN_PLACE) n.sendtype = NormalFormOf(c.sendtype);
+  n.recvtype = NormalFormOf(c.recvtype);
+  return n.Native(env.comm);
+}
+
+}  // namespace
+
+const AlgorithmImpl<AllgathervCall> kAllgathervAsNormalized = {
+    Algorithm::kAllgathervAsNormalized, Need, Run};
+
+}  // namespace colltune::shim

@@ -1,0 +1,29 @@
+// Seed 003's GL1 for MPI_Alltoall: each count of a derived datatype passed as
+// one element of MPI_Type_contiguous(count, type) (shim/coll/whole_type.h),
+// built once per type and count. The type map, and so the signature, stay
+// the user's: each rank may take this path on its own (a table's layout
+// rule); predefined and dense types, and counts below 2, pass as they are.
+//
+// Cost: MPI_Alltoall with the contiguous types.
+#include "shim/coll/mockups.h"
+#include "shim/coll/whole_type.h"
+
+namespace colltune::shim {
+namespace {
+
+std::optional<uint64_t> Need(const AlltoallCall&, const CollEnv&) { return 0; }
+
+int Run(const AlltoallCall& c, const CollEnv& env) {
+  // Each block as one element: blocks stay their counts' extents apart.
+  AlltoallCall n = c;
+  if (c.sendbuf != MPI_IN_PLACE) UseWhole(&n.sendcount, &n.sendtype);
+  UseWhole(&n.recvcount, &n.recvtype);
+  return n.Native(env.comm);
+}
+
+}  // namespace
+
+const AlgorithmImpl<AlltoallCall> kAlltoallAsContiguous = {
+    Algorithm::kAlltoallAsContiguous, Need, Run};
+
+}  // namespace colltune::shim
