@@ -1,6 +1,8 @@
 // Every mock-up's implementation, declared from common/mockups.def: each
 // row's k<Id> is defined in shim/coll/<collective>/<name>.cc as
 //   const AlgorithmImpl<<Collective>Call> k<Id> = {Algorithm::k<Id>, Need, Run};
+// (seed 003's forms that only redescribe the data, the same for every
+// collective, one file per family: shim/coll/datatype_forms/).
 // registry.cc makes Algorithms<Call>::Find find them.
 #ifndef COLLTUNE_SHIM_COLL_MOCKUPS_H_
 #define COLLTUNE_SHIM_COLL_MOCKUPS_H_
