@@ -47,6 +47,10 @@ def parse_points(directory, regime="sync"):
                 if not t or t[0] != "point":
                     continue
                 coll, nbytes, tuned, n = t[1], int(t[2]), t[3], int(t[4])
+                # Seed 003's datatype grid (bcast@tiled/8B): decided by layout
+                # rules, which this scorer does not model; evaluate scores them.
+                if "@" in coll:
+                    continue
                 # A record's regime follows its series; none: sync.
                 if (t[5 + 4 * n] if len(t) > 5 + 4 * n else "sync") != regime:
                     continue
