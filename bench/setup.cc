@@ -162,8 +162,11 @@ int ListAlgorithms(const Bench& b) {
     for (int a = 0; a < kNumAlgorithms; ++a) {
       const Algorithm alg = static_cast<Algorithm>(a);
       if (!Implements(alg, c) || IsNative(alg)) continue;
+      // Seed 003's datatype forms are timed at the datatype grid's points
+      // only (--datatypes).
       printf("%-22s %-44s %s\n", std::string(InfoOf(c).name).c_str(),
-             std::string(InfoOf(alg).name).c_str(), "-");
+             std::string(InfoOf(alg).name).c_str(),
+             IsDatatypeForm(alg) ? "- (at --datatypes points only)" : "-");
     }
     if (b.natives == nullptr) continue;
     for (const shim::NativeAlgorithms::Listed& l : b.natives->listed()) {

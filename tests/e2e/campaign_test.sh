@@ -24,7 +24,8 @@ stored_points() {
     python3 -c 'import json,sys; print(sum(p["measurements"] for p in json.load(sys.stdin)))'
 }
 # Algorithms of the listed collectives a 2-process Open MPI job can run,
-# default included (the library's own as it offers them).
+# default included (the library's own as it offers them; not seed 003's
+# datatype forms, timed at --datatypes points only).
 algorithms_of() {
   run_openmpi -np 2 "$BENCH" --list-algorithms 2>/dev/null |
     awk -v list=",$1," 'NF == 3 && index(list, "," $1 ",") > 0' | wc -l

@@ -155,7 +155,8 @@ start_daemon() {
 # collectives (comma-separated) and sizes (bytes, blank-separated) measures,
 # given `colltune-bench --list-algorithms` output LIST: every algorithm it
 # offers at every size, but a native algorithm with a forced segment size
-# (its line ends in that size) only from two segments up.
+# (its line ends in that size) only from two segments up, and seed 003's
+# datatype forms (their lines say "at --datatypes points only") nowhere.
 expected_points() {
   awk -v list=",$2," -v sizes="$3" 'BEGIN { n = split(sizes, s, " ") }
     index(list, "," $1 ",") == 0 { next }
