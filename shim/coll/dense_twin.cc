@@ -153,8 +153,10 @@ MPI_Datatype DenseTwinOf(MPI_Datatype type) {
   if (l.dense) return type;
   if (IsNamed(type)) return MPI_DATATYPE_NULL;  // pair types
   // Created on first use, after MPI_Init.
-  static const TypeCache twins(&BuildDenseTwin);
-  return twins.Get(type);
+  static const TypeAttribute<OwnedType> twins(
+      [](MPI_Datatype t) { return new OwnedType{BuildDenseTwin(t)}; });
+  const OwnedType* twin = twins.Get(type);
+  return twin != nullptr ? twin->type : MPI_DATATYPE_NULL;
 }
 
 uint64_t DenseViewBytes(int64_t count, const Layout& layout) {

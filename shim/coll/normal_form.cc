@@ -303,9 +303,10 @@ MPI_Datatype BuildNormalForm(MPI_Datatype type) {
 MPI_Datatype NormalFormOf(MPI_Datatype type) {
   if (IsNamed(type)) return type;
   // Created on first use, after MPI_Init.
-  static const TypeCache forms(&BuildNormalForm);
-  const MPI_Datatype form = forms.Get(type);
-  return form == MPI_DATATYPE_NULL ? type : form;
+  static const TypeAttribute<OwnedType> forms(
+      [](MPI_Datatype t) { return new OwnedType{BuildNormalForm(t)}; });
+  const OwnedType* form = forms.Get(type);
+  return form == nullptr || form->type == MPI_DATATYPE_NULL ? type : form->type;
 }
 
 }  // namespace colltune::shim

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "shim/coll/datatype.h"
+#include "shim/coll/type_cache.h"
 #include "shim/coll/type_contents.h"
 
 namespace colltune::shim {
@@ -15,40 +16,10 @@ struct Wholes {
   int n = 0;
   int counts[kMaxWholeCounts] = {};
   MPI_Datatype types[kMaxWholeCounts] = {};
-};
-
-int DeleteWholes(MPI_Datatype, int, void* value, void*) {
-  auto* w = static_cast<Wholes*>(value);
-  for (int i = 0; i < w->n; ++i) PMPI_Type_free(&w->types[i]);
-  delete w;
-  return MPI_SUCCESS;
-}
-
-// The type's Wholes, made on first use; null if MPI refuses the attribute.
-Wholes* WholesOf(MPI_Datatype type) {
-  static const int keyval = NewTypeKeyval(&DeleteWholes);
-  if (keyval == MPI_KEYVAL_INVALID) return nullptr;
-  const auto cached = [&](Wholes** out) {
-    void* value = nullptr;
-    int found = 0;
-    if (PMPI_Type_get_attr(type, keyval, &value, &found) != MPI_SUCCESS || !found) {
-      return false;
-    }
-    *out = static_cast<Wholes*>(value);
-    return true;
-  };
-  Wholes* w = nullptr;
-  if (cached(&w)) return w;
-  static std::mutex mu;  // one maker at a time, looking again under it
-  std::lock_guard<std::mutex> lock(mu);
-  if (cached(&w)) return w;
-  w = new Wholes;
-  if (PMPI_Type_set_attr(type, keyval, w) != MPI_SUCCESS) {
-    delete w;
-    return nullptr;
+  ~Wholes() {
+    for (int i = 0; i < n; ++i) PMPI_Type_free(&types[i]);
   }
-  return w;
-}
+};
 
 }  // namespace
 
@@ -57,7 +28,8 @@ MPI_Datatype WholeOf(MPI_Datatype type, int count) {
   if (count < 2 || IsNamed(type) || GetLayout(type, &l) != MPI_SUCCESS || l.dense) {
     return MPI_DATATYPE_NULL;
   }
-  Wholes* w = WholesOf(type);
+  static const TypeAttribute<Wholes> wholes([](MPI_Datatype) { return new Wholes; });
+  Wholes* w = wholes.Get(type);
   if (w == nullptr) return MPI_DATATYPE_NULL;
   std::lock_guard<std::mutex> lock(w->mu);
   for (int i = 0; i < w->n; ++i) {
