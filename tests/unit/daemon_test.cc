@@ -516,6 +516,16 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
     std::function<void(v1::UploadMeasurementsRequest*)> mutate;
     std::string message;
   };
+  // Measurement 2 as a point of `collective` with `problem` (and `algorithm`).
+  const auto LayoutPoint = [](std::string collective, std::string problem,
+                              std::string algorithm = "") {
+    return [=](v1::UploadMeasurementsRequest* r) {
+      v1::Measurement* m = r->mutable_measurements(2);
+      m->set_collective(collective);
+      m->set_problem(problem);
+      if (!algorithm.empty()) m->set_algorithm(algorithm);
+    };
+  };
   const std::vector<Bad> cases = {
       {[](auto* r) { r->mutable_measurements(1)->set_msg_bytes(-1); },
        "measurements[1].msg_bytes"},
@@ -573,26 +583,10 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
       // A layout where the collective has no packed form (allreduce), an
       // unknown or unrulable layout, and an algorithm a layout point cannot
       // time.
-      {[](auto* r) {
-         r->mutable_measurements(2)->set_collective("allreduce");
-         r->mutable_measurements(2)->set_problem("@tiled/8B");
-       },
-       "got '@tiled/8B' for allreduce"},
-      {[](auto* r) {
-         r->mutable_measurements(2)->set_collective("bcast");
-         r->mutable_measurements(2)->set_problem("@other");
-       },
-       "got '@other' for bcast"},
-      {[](auto* r) {
-         r->mutable_measurements(2)->set_collective("bcast");
-         r->mutable_measurements(2)->set_problem("@tiled/7B");
-       },
-       "got '@tiled/7B' for bcast"},
-      {[](auto* r) {
-         r->mutable_measurements(2)->set_collective("bcast");
-         r->mutable_measurements(2)->set_algorithm("bcast_as_scatter_allgather");
-         r->mutable_measurements(2)->set_problem("@struct/4B");
-       },
+      {LayoutPoint("allreduce", "@tiled/8B"), "got '@tiled/8B' for allreduce"},
+      {LayoutPoint("bcast", "@other"), "got '@other' for bcast"},
+      {LayoutPoint("bcast", "@tiled/7B"), "got '@tiled/7B' for bcast"},
+      {LayoutPoint("bcast", "@struct/4B", "bcast_as_scatter_allgather"),
        "times default or bcast_as_packed or bcast_as_contiguous or bcast_as_normalized, not bcast_as_scatter_allgather"},
       {[](auto* r) { r->mutable_measurements(2)->set_regime("steady"); },
        "measurements[2].regime must be sync, loop or imbalance, got 'steady'"},
