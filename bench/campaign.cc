@@ -319,8 +319,9 @@ int RunCampaign(const Options& o, Bench& b) {
       // Launched with a whole-job choice: the library's default is that
       // choice, and all there is to time.
       if (b.launched_with()) runnable = {Algorithm::kDefault};
-      // A layout's point times what a layout rule may choose between; the
-      // datatype forms are timed there only (elsewhere they run as default).
+      // A layout's point times the datatype forms (what its rules choose
+      // between) and every plain candidate (a plain rule must not slow the
+      // layout down); elsewhere the forms would run as default does.
       runnable = ForPoint(runnable, point.datatype.has_value());
       for (Algorithm a : runnable) {
         if (stored.count({IndexOf(c), IndexOf(b.StoredAs(c, a)), w->bytes(), problem})) {

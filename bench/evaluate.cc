@@ -268,6 +268,13 @@ int RunEvaluate(const Options& o, Bench& b) {
       // are candidates of the oracle; for the datatype grid, default and the
       // datatype forms (what a layout rule chooses between).
       std::vector<Algorithm> algorithms = ForPoint(Runnable(*w), !layout.empty());
+      if (!layout.empty()) {
+        algorithms.erase(std::remove_if(algorithms.begin(), algorithms.end(),
+                                        [](Algorithm a) {
+                                          return a != Algorithm::kDefault && !IsDatatypeForm(a);
+                                        }),
+                         algorithms.end());
+      }
       for (Algorithm a : algorithms) {
         if (IsNative(a)) natives.insert(IndexOf(a));
       }

@@ -137,8 +137,10 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b);
 // every rank.
 std::vector<Algorithm> Runnable(const Workload& w);
 
-// Of `runnable`, what a point times: at the datatype grid's points default
-// and the datatype forms (IsDatatypeForm) only, elsewhere all but those.
+// Of `runnable`, what a campaign times at a point: at the datatype grid's
+// points all of it (the datatype forms for the layout's rules, the others to
+// check that a plain rule does not slow that layout down), elsewhere all but
+// the datatype forms (IsDatatypeForm: on contiguous data they run as default).
 std::vector<Algorithm> ForPoint(std::vector<Algorithm> runnable, bool datatype_grid);
 
 // The seed of a point's shuffled measurement order: fixed by what is

@@ -201,7 +201,7 @@ std::vector<Algorithm> Runnable(const Workload& w) {
 std::vector<Algorithm> ForPoint(std::vector<Algorithm> runnable, bool datatype_grid) {
   std::vector<Algorithm> out;
   for (Algorithm a : runnable) {
-    if (a == Algorithm::kDefault || IsDatatypeForm(a) == datatype_grid) out.push_back(a);
+    if (datatype_grid || !IsDatatypeForm(a)) out.push_back(a);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <array>
 #include <cmath>
 #include <tuple>
@@ -222,6 +223,18 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   return d;
 }
 
+// Default is faster than `x` by the margin in some regime both were timed in.
+bool LosesToDefault(const Series& x, const Series& def, double margin,
+                    const EngineOptions& o) {
+  for (Regime r : kAllRegimes) {
+    const Launches& d = def.in(r);
+    const Launches& a = x.in(r);
+    double p;
+    if (!d.empty() && !a.empty() && Beats(d, a, margin, o, &p)) return true;
+  }
+  return false;
+}
+
 // An irregular collective's points at one decided size (docs/architecture.md): each
 // measured point (block-size distribution) is decided as a size is, and an
 // algorithm wins if it is the choice at a strict majority of points and
@@ -246,12 +259,7 @@ std::optional<SizeDecision> DecideAcross(Collective c, int64_t bytes,
       auto def = algorithms.find(IndexOf(Algorithm::kDefault));
       auto alg = algorithms.find(a);
       if (def == algorithms.end() || alg == algorithms.end()) continue;
-      for (Regime r : kAllRegimes) {
-        const Launches& d = def->second.in(r);
-        const Launches& x = alg->second.in(r);
-        double p;
-        if (!d.empty() && !x.empty() && Beats(d, x, MarginOf(a, o), o, &p)) return true;
-      }
+      if (LosesToDefault(alg->second, def->second, MarginOf(a, o), o)) return true;
     }
     return false;
   };
@@ -301,6 +309,44 @@ uint64_t Boundary(int64_t lo, int64_t hi) {
   if (b <= static_cast<uint64_t>(lo)) b = static_cast<uint64_t>(lo) + 1;
   if (b > static_cast<uint64_t>(hi)) b = static_cast<uint64_t>(hi);
   return b;
+}
+
+// A plain rule runs on derived-datatype data too: its key, the size, is
+// what every rank agrees on, and the layout is not (ranks may describe the
+// same signature by different types). Where the datatype grid timed a size's
+// choice on some layout of that size and default was faster there, the size
+// keeps default, and the layouts' own rules (rank-local forms) take over:
+// decided on contiguous data alone, native:binomial bcast ran a struct's
+// 1 MiB at 0.52x and scatter_as_tuw_tree a nested vector's at 0.46x
+// (docs/results-2026-11-27.md). A choice not timed on a layout is kept.
+void KeepDefaultWhereLayoutsLose(Collective c,
+                                 const std::map<LayoutGroup, BySize>& layouts,
+                                 std::vector<SizeDecision>* sizes, const EngineOptions& o) {
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    SizeDecision& d = (*sizes)[i];
+    if (d.algorithm == Algorithm::kDefault) continue;
+    const int64_t lo =
+        i == 0 ? 0 : static_cast<int64_t>(Boundary((*sizes)[i - 1].bytes, d.bytes));
+    const int64_t hi = i + 1 == sizes->size()
+                           ? std::numeric_limits<int64_t>::max()
+                           : static_cast<int64_t>(Boundary(d.bytes, (*sizes)[i + 1].bytes)) - 1;
+    bool loses = false;
+    for (const auto& [group, by_size] : layouts) {
+      if (std::get<0>(group) != IndexOf(c)) continue;
+      for (auto it = by_size.lower_bound(lo); it != by_size.end() && it->first <= hi && !loses;
+           ++it) {
+        auto def = it->second.find(IndexOf(Algorithm::kDefault));
+        auto x = it->second.find(IndexOf(d.algorithm));
+        loses = def != it->second.end() && x != it->second.end() &&
+                LosesToDefault(x->second, def->second, MarginOf(IndexOf(d.algorithm), o), o);
+      }
+    }
+    if (!loses) continue;
+    d.algorithm = Algorithm::kDefault;
+    d.speedup = 1;
+    d.evidence.p_value = 1;
+    for (RegimeEvidence& e : d.evidence.regimes) e = {e.regime, 1.0, 1.0, false};
+  }
 }
 
 // Runs of equal decisions become one range: geometric-mean speedup, the
@@ -356,6 +402,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
     if (!AtLaunchOnly(p.algorithm)) points.push_back(p);
   }
   std::vector<Decision> decisions;
+  const std::map<LayoutGroup, BySize> layouts = GroupLayouts(points);
   for (const auto& [c, sizes] : Group(points)) {
     const Collective coll = static_cast<Collective>(c);
     std::vector<SizeDecision> decided;
@@ -363,6 +410,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
       if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
       decided.push_back(DecideSize(coll, bytes, algorithms, current, options));
     }
+    KeepDefaultWhereLayoutsLose(coll, layouts, &decided, options);
     AppendRanges(coll, decided, &decisions);
   }
   for (const auto& [c, measured] : GroupIrregular(points)) {
@@ -402,7 +450,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
   // Derived datatypes: each layout's points decide its sizes as plain
   // points do, between default and the datatype forms only (all a layout
   // rule may name); its ranges follow the plain ones, in the table's order.
-  for (const auto& [group, sizes] : GroupLayouts(points)) {
+  for (const auto& [group, sizes] : layouts) {
     const auto& [c, layout_class, block_log2] = group;
     const Collective coll = static_cast<Collective>(c);
     const LayoutKey key{static_cast<LayoutClass>(layout_class),

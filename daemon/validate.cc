@@ -169,20 +169,14 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                      "two_blocks), got '" + m.problem().substr(0, 64) + "'");
     }
     if (!irregular && !m.problem().empty()) {
-      // Or a derived datatype's layout, where the collective has a packed
-      // form: then default and that form are all a point may time.
+      // Or a derived datatype's layout, where the collective has datatype
+      // forms (its points time those and the plain candidates).
       const Collective c = *ParseCollective(m.collective());
-      const std::string forms = DatatypeFormNames(c);
-      if (forms.empty() || !ParseLayoutProblem(m.problem())) {
+      if (DatatypeFormNames(c).empty() || !ParseLayoutProblem(m.problem())) {
         return Invalid(where + ".problem is for irregular collectives, and for a derived "
                        "datatype's layout ('@tiled/8B') of bcast, allgather, gather, scatter "
                        "or alltoall; got '" + m.problem().substr(0, 64) + "' for " +
                        m.collective());
-      }
-      const std::optional<Algorithm> a = ParseAlgorithm(m.algorithm(), c);
-      if (a != Algorithm::kDefault && !IsDatatypeForm(*a)) {
-        return Invalid(where + ": a point of a datatype layout times default or " + forms +
-                       ", not " + m.algorithm());
       }
     }
     if (!ParseRegime(m.regime())) {

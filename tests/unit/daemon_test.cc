@@ -516,14 +516,12 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
     std::function<void(v1::UploadMeasurementsRequest*)> mutate;
     std::string message;
   };
-  // Measurement 2 as a point of `collective` with `problem` (and `algorithm`).
-  const auto LayoutPoint = [](std::string collective, std::string problem,
-                              std::string algorithm = "") {
+  // Measurement 2 as a point of `collective` with `problem`.
+  const auto LayoutPoint = [](std::string collective, std::string problem) {
     return [=](v1::UploadMeasurementsRequest* r) {
       v1::Measurement* m = r->mutable_measurements(2);
       m->set_collective(collective);
       m->set_problem(problem);
-      if (!algorithm.empty()) m->set_algorithm(algorithm);
     };
   };
   const std::vector<Bad> cases = {
@@ -581,13 +579,10 @@ TEST_F(DaemonTest, InvalidUploadsAreRejectedWholeAndNamed) {
       {[](auto* r) { r->mutable_measurements(2)->set_problem("same"); },
        "problem is for irregular collectives, and for a derived datatype's layout"},
       // A layout where the collective has no packed form (allreduce), an
-      // unknown or unrulable layout, and an algorithm a layout point cannot
-      // time.
+      // unknown or unrulable layout.
       {LayoutPoint("allreduce", "@tiled/8B"), "got '@tiled/8B' for allreduce"},
       {LayoutPoint("bcast", "@other"), "got '@other' for bcast"},
       {LayoutPoint("bcast", "@tiled/7B"), "got '@tiled/7B' for bcast"},
-      {LayoutPoint("bcast", "@struct/4B", "bcast_as_scatter_allgather"),
-       "times default or bcast_as_packed or bcast_as_contiguous or bcast_as_normalized, not bcast_as_scatter_allgather"},
       {[](auto* r) { r->mutable_measurements(2)->set_regime("steady"); },
        "measurements[2].regime must be sync, loop or imbalance, got 'steady'"},
       {[](auto* r) {

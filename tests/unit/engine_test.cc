@@ -498,6 +498,45 @@ TEST(Engine, DatatypeLayoutsGetTheirOwnRulesAfterThePlainOnes) {
   EXPECT_EQ(v[0].msg_bytes, 1 << 20);
 }
 
+TEST(Engine, APlainChoiceSlowerOnALayoutOfItsSizeKeepsDefault) {
+  constexpr Algorithm kSA = Algorithm::kBcastAsScatterAllgather;
+  std::vector<LaunchMedian> p;
+  // On contiguous data scatter-allgather wins at 32 KiB and at 1 MiB.
+  AddLayout(&p, kDef, "", 32768, {10, 10.1, 9.9, 10.2, 10.05});
+  AddLayout(&p, kSA, "", 32768, {5, 5.1, 4.9, 5.2, 5.05});
+  AddLayout(&p, kDef, "", 1 << 20, {400, 401, 399, 402, 400.5});
+  AddLayout(&p, kSA, "", 1 << 20, {300, 301, 299, 302, 300.5});
+  // On a struct of 1 MiB it is twice as slow as default: the 1 MiB size
+  // keeps default (a plain rule applies to derived data too).
+  AddLayout(&p, kDef, "@struct/4B", 1 << 20, {100, 101, 99, 102, 100.5});
+  AddLayout(&p, kSA, "@struct/4B", 1 << 20, {200, 201, 199, 202, 200.5});
+  // Not timed on the tiled layout at 32 KiB: no evidence against it there.
+  AddLayout(&p, kDef, "@tiled/8B", 32768, {10, 10.1, 9.9, 10.2, 10.05});
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  std::vector<Decision> plain;
+  for (const Decision& x : d) {
+    if (!IsRuleLayout(x.rule.layout)) plain.push_back(x);
+  }
+  ASSERT_EQ(plain.size(), 2u);
+  EXPECT_EQ(plain[0].rule.algorithm, kSA);
+  EXPECT_EQ(plain[0].rule.max_bytes, 185363u);
+  EXPECT_EQ(plain[1].rule.algorithm, kDef);
+  EXPECT_EQ(plain[1].rule.min_bytes, 185364u);
+  EXPECT_EQ(plain[1].rule.speedup, 1.0);
+
+  // Where it is no slower on the struct, 1 MiB is its again.
+  std::vector<LaunchMedian> q;
+  for (const LaunchMedian& m : p) {
+    if (m.algorithm == kSA && m.problem == "@struct/4B") continue;
+    q.push_back(m);
+  }
+  AddLayout(&q, kSA, "@struct/4B", 1 << 20, {100.5, 100, 101, 99.5, 100.2});
+  d = ComputeDecisions(q, {}, {}, EngineOptions{});
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d[0].rule.algorithm, kSA);
+  EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
+}
+
 TEST(Engine, AnIrregularAlgorithmNeedsAMajorityAndNoClearLoss) {
   // Faster at two of four points only: no majority.
   std::vector<LaunchMedian> p;
