@@ -54,10 +54,11 @@ int main(int argc, char** argv) {
       ->check(size_check);
   app.add_option("--datatypes", o.datatypes,
                  "Seed 003's grid: also measure bcast, allgather, gather, scatter and "
-                 "alltoall with their data described by these derived datatypes "
-                 "(layout:ints-per-block, e.g. tiled:2,struct:8; 'grid' for the seed's "
-                 "grid: tiled 2-1000, indexed, nested, struct), default against the "
-                 "datatype forms (<collective>_as_packed, _as_contiguous, _as_normalized)")
+                 "alltoall with their data described by these "
+                 "derived datatypes (layout:ints-per-block, e.g. tiled:2,struct:8; 'grid' "
+                 "for the seed's grid: tiled 2-1000, indexed, nested, struct), with the "
+                 "datatype forms (<collective>_as_packed, _as_contiguous, _as_normalized) "
+                 "next to every other candidate")
       ->delimiter(',')
       ->check([](const std::string& s) {
         return s == "grid" || colltune::bench::ParseDatatypeSpec(s)

@@ -36,6 +36,11 @@ constexpr Quirk kQuirks[] = {
      "wrong results and heap corruption (\"munmap_chunk(): invalid pointer\") on "
      "datatypes with gaps (a resized struct, a user operation) at 2 and 4 processes "
      "(tests/mpi/natives_test.sh)"},
+    {kMpich, "4.0.2", "", Collective::kAlltoall, "brucks", kFormMixedTypes,
+     "aborts with \"Message truncated\" on blocks of 64 KiB and more of a datatype mixing "
+     "int and double (a struct, with or without gaps), also with "
+     "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=brucks and no colltune (a campaign over seed "
+     "003's datatype grid, colltune-bench --datatypes struct:8)"},
     {kMpich, "4.0.2", "", Collective::kReduceScatter, "pairwise", kFormInPlace,
      "aborts on an in-place call (\"memcpy argument memory ranges overlap\" in its pack "
      "routine) (tests/mpi/natives_test.sh)"},
@@ -102,6 +107,7 @@ std::string QuirkFormNames(uint8_t forms) {
       {kFormGappedType, "a datatype with gaps"},
       {kFormSizeNotPowerOfTwo, "a communicator size that is not a power of two"},
       {kFormUnequalCounts, "unequal counts"},
+      {kFormMixedTypes, "a datatype mixing basic types"},
   };
   std::string out;
   for (const auto& n : kNames) {

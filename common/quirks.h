@@ -31,6 +31,9 @@ enum QuirkForm : uint8_t {
   kFormGappedType = 1 << 3,      // a reduction's datatype has gaps
   kFormSizeNotPowerOfTwo = 1 << 4,
   kFormUnequalCounts = 1 << 5,   // MPI_Reduce_scatter's counts differ
+  kFormMixedTypes = 1 << 6,      // the data's type signature mixes basic types
+                                 // (int and double): signatures match, so
+                                 // every rank sees the same
 };
 
 struct Quirk {

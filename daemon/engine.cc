@@ -110,6 +110,12 @@ bool SlowerInSomeLaunch(const Launches& x, const Launches& y, double margin) {
   return false;
 }
 
+// x is slower than y in a regime, as far as a decision may allow: its median
+// beyond the regime slack, or its median in some launch beyond the margin.
+bool SlowerThan(const Launches& x, const Launches& y, const EngineOptions& o) {
+  return x.Median() > (1 + o.regime_slack) * y.Median() || SlowerInSomeLaunch(x, y, o.margin);
+}
+
 // How a candidate fares against a baseline (default, or the incumbent) in
 // every regime of `regimes` (docs/architecture.md, regimes first).
 struct RegimeVerdict {
@@ -146,10 +152,7 @@ RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regime
       won_any = true;
       p_won = std::max(p_won, p);
     }
-    if (xr.Median() > (1 + o.regime_slack) * br.Median() ||
-        SlowerInSomeLaunch(xr, br, o.margin)) {
-      slower_any = true;
-    }
+    if (SlowerThan(xr, br, o)) slower_any = true;
     log_sum += std::log(xr.Median() / br.Median());
     ++n;
     v.evidence.push_back(e);
@@ -311,10 +314,24 @@ uint64_t Boundary(int64_t lo, int64_t hi) {
   return b;
 }
 
+// x is slower than `def` in some regime both were timed in (SlowerThan), the
+// test that keeps a candidate from winning a point.
+bool SlowerSomewhere(const Series& x, const Series& def, const EngineOptions& o) {
+  for (Regime r : kAllRegimes) {
+    const Launches& a = x.in(r);
+    const Launches& d = def.in(r);
+    if (!a.empty() && !d.empty() && a.Median() > 0 && d.Median() > 0 && SlowerThan(a, d, o)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A plain rule runs on derived-datatype data too: its key, the size, is
 // what every rank agrees on, and the layout is not (ranks may describe the
 // same signature by different types). Where the datatype grid timed a size's
-// choice on some layout of that size and default was faster there, the size
+// choice on some layout of that size and it was slower than default there
+// in some regime (as a candidate may not be anywhere it wins), the size
 // keeps default, and the layouts' own rules (rank-local forms) take over:
 // decided on contiguous data alone, native:binomial bcast ran a struct's
 // 1 MiB at 0.52x and scatter_as_tuw_tree a nested vector's at 0.46x
@@ -338,7 +355,7 @@ void KeepDefaultWhereLayoutsLose(Collective c,
         auto def = it->second.find(IndexOf(Algorithm::kDefault));
         auto x = it->second.find(IndexOf(d.algorithm));
         loses = def != it->second.end() && x != it->second.end() &&
-                LosesToDefault(x->second, def->second, MarginOf(IndexOf(d.algorithm), o), o);
+                SlowerSomewhere(x->second, def->second, o);
       }
     }
     if (!loses) continue;

@@ -17,6 +17,7 @@
 #include "common/catalog.h"
 #include "common/quirks.h"
 #include "shim/coll/calls.h"
+#include "shim/coll/datatype_class.h"
 #include "shim/coll/env.h"
 #include "shim/coll/quirks.h"
 #include "shim/native/native.h"
@@ -124,6 +125,9 @@ uint8_t FormOf(const Call& call, const CollEnv& env, uint8_t asked) {
       form |= kFormNonCommutative;
     }
     if ((asked & kFormGappedType) && HasGaps(call.datatype)) form |= kFormGappedType;
+  }
+  if (asked & kFormMixedTypes) {
+    if (MixesBasicTypes(DataTypeOf(call, env.rank))) form |= kFormMixedTypes;
   }
   if constexpr (std::is_same_v<Call, ReduceScatterCall>) {
     for (int i = 1; (asked & kFormUnequalCounts) && i < env.size; ++i) {

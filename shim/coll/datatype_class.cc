@@ -186,6 +186,17 @@ DatatypeClass ClassOf(MPI_Datatype type) {
   return c;
 }
 
+bool MixesBasicTypes(MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL) return false;
+  if (IsNamed(type)) {
+    return type == MPI_FLOAT_INT || type == MPI_DOUBLE_INT || type == MPI_LONG_INT ||
+           type == MPI_SHORT_INT || type == MPI_LONG_DOUBLE_INT;
+  }
+  Layout l;
+  if (GetLayout(type, &l) != MPI_SUCCESS) return false;
+  return !(l.dense ? Classify(type) : ClassOf(type)).homogeneous;
+}
+
 std::string Describe(const DatatypeClass& c) {
   if (c.layout == LayoutClass::kContiguous || c.layout == LayoutClass::kOther) {
     return std::string(NameOf(c.layout));

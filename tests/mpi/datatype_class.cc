@@ -20,6 +20,7 @@ namespace {
 using colltune::shim::ClassOf;
 using colltune::shim::DatatypeClass;
 using colltune::shim::Describe;
+using colltune::shim::MixesBasicTypes;
 using colltune::shim::NormalFormOf;
 using colltune::shim::WholeOf;
 using colltune::LayoutClass;
@@ -301,6 +302,32 @@ int main(int argc, char** argv) {
           WholeOf(MPI_INT, 5) == MPI_DATATYPE_NULL && WholeOf(t, 1) == MPI_DATATYPE_NULL,
           "made one");
     MPI_Type_free(&t);
+  }
+
+  // Mixed signatures (common/quirks.h's kFormMixedTypes): int and double
+  // with a gap or without one, and the pairs of two types; not one basic
+  // type, with gaps or not, nor MPI_2INT.
+  {
+    int lens[2] = {1, 1};
+    MPI_Aint gapped[2] = {0, 8}, tight[2] = {0, 4};
+    MPI_Datatype members[2] = {MPI_INT, MPI_DOUBLE}, with_gap, inner, no_gap;
+    MPI_Type_create_struct(2, lens, gapped, members, &with_gap);
+    MPI_Type_create_struct(2, lens, tight, members, &inner);
+    MPI_Type_create_resized(inner, 0, 12, &no_gap);
+    MPI_Type_commit(&with_gap);
+    MPI_Type_commit(&no_gap);
+    MPI_Datatype tiles = Tiled(4);
+    Check("int and double mix, with a gap or without",
+          MixesBasicTypes(with_gap) && MixesBasicTypes(no_gap), "not mixed");
+    Check("MPI_DOUBLE_INT mixes, MPI_2INT and MPI_INT do not",
+          MixesBasicTypes(MPI_DOUBLE_INT) && !MixesBasicTypes(MPI_2INT) &&
+              !MixesBasicTypes(MPI_INT),
+          "wrong");
+    Check("tiles of ints do not mix", !MixesBasicTypes(tiles), "mixed");
+    MPI_Type_free(&with_gap);
+    MPI_Type_free(&inner);
+    MPI_Type_free(&no_gap);
+    MPI_Type_free(&tiles);
   }
 
   // The user's name and attributes stay.

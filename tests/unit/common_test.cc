@@ -112,6 +112,7 @@ TEST(Quirks, RowsNameKnownAlgorithmsAndFormsApplyByVersion) {
   EXPECT_LT(CompareVersions("4.0.2", "4.0.10"), 0);
   EXPECT_EQ(CompareVersions("4.1", "4.1.0"), 0);
   EXPECT_EQ(QuirkFormNames(kFormInPlace | kFormGappedType), "in place, a datatype with gaps");
+  EXPECT_EQ(QuirkFormNames(kFormMixedTypes), "a datatype mixing basic types");
 }
 
 JobContext LayoutOf(std::vector<int> node_of) {
