@@ -211,8 +211,8 @@ std::vector<Point> PointsOf(Collective c, const Bench& b) {
   if (!info.irregular) {
     if (info.key == SizeKey::kNone) return {{0, std::nullopt, std::nullopt}};  // barrier
     for (int64_t bytes : b.sizes) points.push_back({bytes, std::nullopt, std::nullopt});
-    // Seed 003's grid where the collective has a packed form.
-    if (!PackedFormOf(c) || b.launched_with()) return points;
+    // Seed 003's grid where the collective has datatype forms.
+    if (!HasDatatypeForms(c) || b.launched_with()) return points;
     for (const DatatypeSpec& spec : b.datatypes) {
       for (int64_t bytes : b.datatype_sizes) points.push_back({bytes, std::nullopt, spec});
     }
@@ -222,6 +222,12 @@ std::vector<Point> PointsOf(Collective c, const Bench& b) {
       info.key == SizeKey::kTotalBytes ? b.total_sizes : b.irregular_sizes;
   for (int64_t bytes : sizes) {
     for (Problem problem : kAllProblems) points.push_back({bytes, problem, std::nullopt});
+  }
+  // The grid for the v-variants' datatype forms: equal blocks, each of
+  // --datatype-sizes (allgatherv: all of them together).
+  if (!HasDatatypeForms(c) || b.launched_with()) return points;
+  for (const DatatypeSpec& spec : b.datatypes) {
+    for (int64_t bytes : b.datatype_sizes) points.push_back({bytes, std::nullopt, spec});
   }
   return points;
 }

@@ -1,6 +1,6 @@
-// Seed 003's datatype layouts as campaign points: for the collectives with a
-// packed form (bcast, allgather, gather, scatter, alltoall), a campaign can
-// time default and <collective>_as_packed with the data described by a
+// Seed 003's datatype layouts as campaign points: for the collectives with
+// datatype forms (bcast, allgather, gather, scatter, alltoall, the
+// v-variants), a campaign can time them with the data described by a
 // derived datatype of each layout, at each block size. The layouts are the
 // seed's: tiled (equal blocks at a constant stride), indexed (blocks at
 // listed displacements), nested (strided blocks of strided blocks) and a

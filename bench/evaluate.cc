@@ -253,7 +253,7 @@ int RunEvaluate(const Options& o, Bench& b) {
     // where the collective has a packed form.
     std::vector<std::pair<int64_t, std::optional<DatatypeSpec>>> wanted;
     for (int64_t requested : sizes) wanted.push_back({requested, std::nullopt});
-    if (PackedFormOf(c) && !info.irregular) {
+    if (HasDatatypeForms(c)) {
       for (const DatatypeSpec& spec : b.datatypes) {
         for (int64_t bytes : b.datatype_sizes) wanted.push_back({bytes, spec});
       }

@@ -53,8 +53,8 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(size_check);
   app.add_option("--datatypes", o.datatypes,
-                 "Seed 003's grid: also measure bcast, allgather, gather, scatter and "
-                 "alltoall with their data described by these "
+                 "Seed 003's grid: also measure bcast, allgather, gather, scatter, "
+                 "alltoall and the v-variants (equal blocks) with their data described by these "
                  "derived datatypes (layout:ints-per-block, e.g. tiled:2,struct:8; 'grid' "
                  "for the seed's grid: tiled 2-1000, indexed, nested, struct), with the "
                  "datatype forms (<collective>_as_packed, _as_contiguous, _as_normalized) "

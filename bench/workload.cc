@@ -238,22 +238,32 @@ Workload::~Workload() {
 std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
                                                 const DatatypeSpec& spec,
                                                 shim::CollEnv env) {
-  const std::optional<Algorithm> packed = PackedFormOf(c);
-  if (!packed) return nullptr;
+  if (!HasDatatypeForms(c)) return nullptr;
   std::unique_ptr<Workload> w(new Workload);
   w->collective_ = c;
   int count = 0;
-  const MPI_Datatype t = w->derived_ = MakeDatatype(spec, requested, &count);
+  const size_t p = static_cast<size_t>(env.size);
+  // Allgatherv's size is all blocks together (its key), the others' a block.
+  const MPI_Datatype t = w->derived_ = MakeDatatype(
+      spec, c == Collective::kAllgatherv ? requested / env.size : requested, &count);
   int size = 0;
   MPI_Aint lb = 0, extent = 0;
   PMPI_Type_size(t, &size);
   PMPI_Type_get_extent(t, &lb, &extent);
-  w->bytes_ = static_cast<int64_t>(count) * size;
+  w->bytes_ = static_cast<int64_t>(count) * size * (c == Collective::kAllgatherv ? env.size : 1);
   w->layout_problem_ = LayoutProblem(shim::ClassOf(t).Key());
   const size_t span = static_cast<size_t>(count) * static_cast<size_t>(extent);
-  const size_t p = static_cast<size_t>(env.size);
-  w->send_.assign(span * (c == Collective::kScatter || c == Collective::kAlltoall ? p : 1), 1);
-  w->recv_.assign(c == Collective::kBcast ? 0 : span * p, 0);
+  const bool sends_p = c == Collective::kScatter || c == Collective::kAlltoall ||
+                       c == Collective::kScatterv || c == Collective::kAlltoallv;
+  const bool receives_one = c == Collective::kScatter || c == Collective::kScatterv;
+  w->send_.assign(span * (sends_p ? p : 1), 1);
+  w->recv_.assign(c == Collective::kBcast ? 0 : span * (receives_one ? 1 : p), 0);
+  // The v-variants' blocks: equal, back to back.
+  w->counts_.assign(p, count);
+  w->displs_.resize(p);
+  for (size_t i = 0; i < p; ++i) w->displs_[i] = static_cast<int>(i) * count;
+  int* counts = w->counts_.data();
+  int* displs = w->displs_.data();
   char* s = w->send_.data();
   char* r = w->recv_.data();
   // A table's layout rule picks the packed form on each rank from its own
@@ -274,6 +284,22 @@ std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
       break;
     case Collective::kAlltoall:
       Bind(shim::AlltoallCall{s, count, t, r, count, t}, env, &w->eligible_, &w->run_);
+      break;
+    case Collective::kGatherv:
+      Bind(shim::GathervCall{s, count, t, r, counts, displs, t, kRoot}, env, &w->eligible_,
+           &w->run_);
+      break;
+    case Collective::kScatterv:
+      Bind(shim::ScattervCall{s, counts, displs, t, r, count, t, kRoot}, env, &w->eligible_,
+           &w->run_);
+      break;
+    case Collective::kAllgatherv:
+      Bind(shim::AllgathervCall{s, count, t, r, counts, displs, t}, env, &w->eligible_,
+           &w->run_);
+      break;
+    case Collective::kAlltoallv:
+      Bind(shim::AlltoallvCall{s, counts, displs, t, r, counts, displs, t}, env,
+           &w->eligible_, &w->run_);
       break;
     default:
       return nullptr;

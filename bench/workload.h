@@ -44,9 +44,10 @@ class Workload {
 
   // The collective moving data described by a derived datatype of `spec`'s
   // layout (bench/datatype_grid.h), `requested` bytes of it rounded down to
-  // whole elements, the packed form run as a layout rule runs it on each
-  // rank (through the type's dense twin). Null if the collective has no
-  // packed form.
+  // whole elements (the v-variants: equal blocks of it, allgatherv's all of
+  // them together), the datatype forms run as a layout rule runs them on
+  // each rank (the packed form through the type's dense twin). Null if the
+  // collective has no datatype form.
   static std::unique_ptr<Workload> MakeDerived(Collective c, int64_t requested,
                                                const DatatypeSpec& spec,
                                                shim::CollEnv env);

@@ -264,6 +264,8 @@ std::string DatatypeFormNames(Collective c) {
   return out;
 }
 
+bool HasDatatypeForms(Collective c) { return !DatatypeFormNames(c).empty(); }
+
 std::optional<Algorithm> FindNative(Collective c, std::string_view library_name) {
   for (int i = IndexOf(Algorithm::kFirstNative); i < kNumAlgorithms; ++i) {
     const AlgorithmInfo& info = kAlgorithms[i];

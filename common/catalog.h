@@ -159,6 +159,8 @@ bool IsDatatypeForm(Algorithm a);
 // The datatype forms of `c`, "bcast_as_packed or bcast_as_normalized" (for
 // messages); empty if it has none.
 std::string DatatypeFormNames(Collective c);
+// Whether `c` has a datatype form (campaigns time it on seed 003's grid).
+bool HasDatatypeForms(Collective c);
 
 // The native algorithm of collective `c` the library calls `library_name`
 // ("recursive_doubling"), if colltune knows one: the one with the library's

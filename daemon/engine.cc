@@ -478,6 +478,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
     }
     for (Rule& r : mine) r.layout = {};
     std::vector<SizeDecision> decided;
+    ByPoint across;  // a collective without a size key: its sizes together
     for (const auto& [bytes, measured] : sizes) {
       std::map<int, Series> algorithms;
       for (const auto& [a, series] : measured) {
@@ -486,7 +487,16 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
         }
       }
       if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
-      decided.push_back(DecideSize(coll, bytes, algorithms, mine, options));
+      if (InfoOf(coll).key == SizeKey::kNone) {
+        across[{"", bytes}] = std::move(algorithms);
+      } else {
+        decided.push_back(DecideSize(coll, bytes, algorithms, mine, options));
+      }
+    }
+    // Gatherv, scatterv and alltoallv have no size key: one rule for every
+    // call of the layout, which must hold at every size measured.
+    if (!across.empty()) {
+      if (auto d = DecideAcross(coll, 0, across, mine, options)) decided.push_back(*d);
     }
     const size_t first = decisions.size();
     AppendRanges(coll, decided, &decisions);

@@ -36,7 +36,7 @@ std::map<int, BySize> Group(const std::vector<LaunchMedian>& points) {
 std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
   std::map<int, ByPoint> by;
   for (const LaunchMedian* p : CompletePoints(points)) {
-    if (!InfoOf(p->collective).irregular) continue;
+    if (!InfoOf(p->collective).irregular || ParseLayoutProblem(p->problem)) continue;
     by[IndexOf(p->collective)][{p->problem, p->msg_bytes}][IndexOf(p->algorithm)].Add(*p);
   }
   return by;
@@ -45,7 +45,6 @@ std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points) {
 std::map<LayoutGroup, BySize> GroupLayouts(const std::vector<LaunchMedian>& points) {
   std::map<LayoutGroup, BySize> by;
   for (const LaunchMedian* p : CompletePoints(points)) {
-    if (InfoOf(p->collective).irregular) continue;
     const std::optional<LayoutKey> key = ParseLayoutProblem(p->problem);
     if (!key) continue;
     by[{IndexOf(p->collective), static_cast<int>(key->layout), key->block_log2}]

@@ -160,24 +160,25 @@ absl::Status ValidateUpload(const v1::UploadMeasurementsRequest& request) {
                      std::to_string(lim::kMaxMessageBytes) + ", got " +
                      std::to_string(m.msg_bytes()));
     }
-    // Irregular collectives' points are (distribution, size).
-    const bool irregular = InfoOf(*ParseCollective(m.collective())).irregular;
-    if (irregular && !ParseProblem(m.problem())) {
+    // Irregular collectives' points are (distribution, size); a point may
+    // instead name a derived datatype's layout ("@tiled/8B", seed 003's
+    // grid) where the collective has datatype forms (its points time those
+    // and the plain candidates).
+    const Collective c = *ParseCollective(m.collective());
+    const bool irregular = InfoOf(c).irregular;
+    const bool layout = HasDatatypeForms(c) && ParseLayoutProblem(m.problem());
+    if (irregular && !layout && !ParseProblem(m.problem())) {
       return Invalid(where + ".problem must name a block-size distribution of " +
                      m.collective() +
                      " (same, random, spikes, decreasing, alternating, "
-                     "two_blocks), got '" + m.problem().substr(0, 64) + "'");
+                     "two_blocks) or a derived datatype's layout ('@tiled/8B'), got '" +
+                     m.problem().substr(0, 64) + "'");
     }
-    if (!irregular && !m.problem().empty()) {
-      // Or a derived datatype's layout, where the collective has datatype
-      // forms (its points time those and the plain candidates).
-      const Collective c = *ParseCollective(m.collective());
-      if (DatatypeFormNames(c).empty() || !ParseLayoutProblem(m.problem())) {
-        return Invalid(where + ".problem is for irregular collectives, and for a derived "
-                       "datatype's layout ('@tiled/8B') of bcast, allgather, gather, scatter "
-                       "or alltoall; got '" + m.problem().substr(0, 64) + "' for " +
-                       m.collective());
-      }
+    if (!irregular && !m.problem().empty() && !layout) {
+      return Invalid(where + ".problem is for irregular collectives, and for a derived "
+                     "datatype's layout ('@tiled/8B') of a collective with datatype forms "
+                     "(bcast, allgather, gather, scatter, alltoall and the v-variants); got '" +
+                     m.problem().substr(0, 64) + "' for " + m.collective());
     }
     if (!ParseRegime(m.regime())) {
       return Invalid(where + ".regime must be sync, loop or imbalance, got '" +

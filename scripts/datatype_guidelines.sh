@@ -17,6 +17,10 @@
 #   scripts/datatype_guidelines.sh [--launches 3] [--np-openmpi 4] [--np-mpich 2]
 #       [--sizes 32K,1M] [--datatypes grid] [--libraries openmpi,mpich]
 #       [--collectives bcast,allgather,gather,scatter,alltoall] [--calls 30] [--rounds 5]
+# The v-variants have normal forms too (--collectives gatherv,scatterv,
+# allgatherv,alltoallv): their grid points are equal blocks of each size
+# (allgatherv: all blocks together), their contiguous points one size with
+# seed 000's six distributions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAUNCHES=3
@@ -41,8 +45,8 @@ COLLTUNE=$BIN/cli/colltune
 source scripts/lib/daemon.sh datatypes
 CT=("$COLLTUNE" --server "$SERVER")
 # The contiguous points of the campaign: one size (the grid is the point).
-GRID=(--collectives "$COLLECTIVES" --sizes 32K --datatypes "$DATATYPES" --datatype-sizes "$SIZES"
-      --quiet)
+GRID=(--collectives "$COLLECTIVES" --sizes 32K --irregular-sizes 32K --total-sizes 128K
+      --datatypes "$DATATYPES" --datatype-sizes "$SIZES" --quiet)
 
 for lib in ${LIBRARIES//,/ }; do
   if [ "$lib" = openmpi ]; then

@@ -24,9 +24,10 @@ profile_of() {  # the id of the profile of cluster $1
   "${CT[@]}" profiles --cluster "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])'
 }
 
-# 1. A real campaign over a small grid: two layouts, two collectives.
-GRID=(--collectives bcast,allgather --sizes 32K --datatypes tiled:2,struct:8
-      --datatype-sizes 32K --nrep 10 --quiet)
+# 1. A real campaign over a small grid: two layouts, two collectives and a
+# v-variant (gatherv: no size key, its normal form only).
+GRID=(--collectives bcast,allgather,gatherv --sizes 32K --irregular-sizes 32K
+      --datatypes tiled:2,struct:8 --datatype-sizes 32K --nrep 10 --quiet)
 out=$(timeout 300 "${CT[@]}" campaign --np 2 --mpirun mpirun.openmpi --bench "$BENCH" \
       --launches 2 --name dt --cluster dt -- "${GRID[@]}" </dev/null 2>&1)
 rc=$?; [ $rc -eq 0 ] || echo "$out" | tail -20
@@ -35,11 +36,12 @@ ID=$(profile_of dt)
 check "the profile holds every layout's points: default, the datatype forms and the plain candidates, in every regime" python3 -c '
 import json, sys
 pts = json.loads(sys.argv[1])["points"]
-for coll in ("bcast", "allgather"):
+for coll in ("bcast", "allgather", "gatherv"):
     for layout in ("@tiled/8B", "@struct/4B"):
         mine = [p for p in pts if p["collective"] == coll and p.get("problem") == layout]
         algs = {p["algorithm"] for p in mine if p["regime"] == "sync"}
-        forms = {coll + "_as_" + f for f in ("packed", "contiguous", "normalized")}
+        forms = {coll + "_as_" + f for f in
+                 (("normalized",) if coll == "gatherv" else ("packed", "contiguous", "normalized"))}
         assert {"default"} | forms <= algs, (coll, layout, algs)
         # The plain candidates too: a plain rule applies to derived data.
         assert algs - forms - {"default"}, (coll, layout, algs)
@@ -58,10 +60,14 @@ for line in sys.argv[1].splitlines():
     m = re.match(r"^(\w+)@(\S+) +\d+ +\S+ +(\S+)", line)
     if m:
         keys.setdefault((m.group(1), m.group(2)), set()).add(m.group(3))
-want = {(c, l) for c in ("bcast", "allgather") for l in ("tiled/8B", "struct/4B")}
+want = {(c, l) for c in ("bcast", "allgather", "gatherv") for l in ("tiled/8B", "struct/4B")}
 assert set(keys) == want, keys
 for (c, l), algs in keys.items():
     assert algs <= {"default"} | {c + "_as_" + f for f in ("packed", "contiguous", "normalized")}, (c, l, algs)
+# gatherv has no size key: one rule for every call of a layout.
+for l in ("tiled/8B", "struct/4B"):
+    rows = [x for x in sys.argv[1].splitlines() if x.startswith("gatherv@" + l + " ")]
+    assert len(rows) == 1 and re.match(r"^\S+ +0 +inf ", rows[0]), rows
 ' "$table"
 # Each rule naming a datatype form must rest on the points: faster than
 # default in the synchronized regime at the layout's size.

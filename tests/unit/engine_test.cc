@@ -537,6 +537,39 @@ TEST(Engine, APlainChoiceSlowerOnALayoutOfItsSizeKeepsDefault) {
   EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
 }
 
+TEST(Engine, AVariantsLayoutGetsOneRuleThatHoldsAtEverySize) {
+  constexpr Algorithm kNormal = Algorithm::kGathervAsNormalized;
+  const auto add = [](std::vector<LaunchMedian>* v, Algorithm a, int64_t bytes,
+                      std::initializer_list<double> medians) {
+    int64_t launch = 0;
+    for (double m : medians) {
+      LaunchMedian p{Collective::kGatherv, a, bytes, launch++, 7, m};
+      p.problem = "@nested/8B";
+      v->push_back(p);
+    }
+  };
+  // Gatherv has no size key: the normal form wins at both sizes, so one
+  // rule over every size of the layout names it.
+  std::vector<LaunchMedian> p;
+  add(&p, kDef, 4096, {20, 20.2, 19.8, 20.4, 20.1});
+  add(&p, kNormal, 4096, {10, 10.1, 9.9, 10.2, 10.05});
+  add(&p, kDef, 1 << 20, {400, 401, 399, 402, 400.5});
+  add(&p, kNormal, 1 << 20, {300, 301, 299, 302, 300.5});
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(FormatLayoutKey(d[0].rule.layout), "nested/8B");
+  EXPECT_EQ(d[0].rule.algorithm, kNormal);
+  EXPECT_EQ(d[0].rule.min_bytes, 0u);
+  EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
+  // Twice as slow at 1 MiB: it does not hold at every size, default stays.
+  std::vector<LaunchMedian> q(p.begin(), p.begin() + 15);
+  add(&q, kNormal, 1 << 20, {800, 801, 799, 802, 800.5});
+  d = ComputeDecisions(q, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, kDef);
+  EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
+}
+
 TEST(Engine, AnIrregularAlgorithmNeedsAMajorityAndNoClearLoss) {
   // Faster at two of four points only: no majority.
   std::vector<LaunchMedian> p;
