@@ -445,11 +445,16 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
           decided.push_back(*d);
         }
       }
+      KeepDefaultWhereLayoutsLose(coll, layouts, &decided, options);
       AppendRanges(coll, decided, &decisions);
       continue;
     }
-    // No size key: one decision for every call on the communicator.
+    // No size key: one decision for every call on the communicator (and so
+    // judged on every layout point, whatever its size).
     if (auto d = DecideAcross(coll, 0, measured, current, options)) {
+      std::vector<SizeDecision> one = {*d};
+      KeepDefaultWhereLayoutsLose(coll, layouts, &one, options);
+      d = one.front();
       Decision whole;
       whole.rule.collective = coll;
       whole.rule.min_bytes = 0;
