@@ -332,10 +332,10 @@ bool SlowerSomewhere(const Series& x, const Series& def, const EngineOptions& o)
 // same signature by different types). Where the datatype grid timed a size's
 // choice on some layout of that size and it was slower than default there
 // in some regime (as a candidate may not be anywhere it wins), the size
-// keeps default, and the layouts' own rules (rank-local forms) take over:
-// decided on contiguous data alone, native:binomial bcast ran a struct's
-// 1 MiB at 0.52x and scatter_as_tuw_tree a nested vector's at 0.46x
-// (docs/results-2026-11-27.md). A choice not timed on a layout is kept.
+// keeps default, and the layouts' own rules (rank-local forms) take over: a
+// choice fitted to contiguous data can be far slower on a struct or a nested
+// vector (docs/results-2026-11-27.md). A choice not timed on a layout is
+// kept.
 void KeepDefaultWhereLayoutsLose(Collective c,
                                  const std::map<LayoutGroup, BySize>& layouts,
                                  std::vector<SizeDecision>* sizes, const EngineOptions& o) {
