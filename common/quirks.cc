@@ -8,6 +8,12 @@ constexpr std::string_view kUnordered =
     "results for a non-commutative user operation at 2 to 5 processes "
     "(tests/mpi/natives_test.sh)";
 
+constexpr std::string_view kTruncatesMixed =
+    "aborts with \"Message truncated\" on blocks of 64 KiB and more of a datatype mixing "
+    "int and double (a struct, with or without gaps), also with "
+    "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=brucks and no colltune (a campaign over seed "
+    "003's datatype grid, colltune-bench --datatypes struct:8)";
+
 constexpr Quirk kQuirks[] = {
     {kOpenMpi, "4.1.4", "", Collective::kAllreduce, "ring", kFormNonCommutative, kUnordered},
     {kOpenMpi, "4.1.4", "", Collective::kAllreduce, "segmented_ring", kFormNonCommutative,
@@ -36,11 +42,7 @@ constexpr Quirk kQuirks[] = {
      "wrong results and heap corruption (\"munmap_chunk(): invalid pointer\") on "
      "datatypes with gaps (a resized struct, a user operation) at 2 and 4 processes "
      "(tests/mpi/natives_test.sh)"},
-    {kMpich, "4.0.2", "", Collective::kAlltoall, "brucks", kFormMixedTypes,
-     "aborts with \"Message truncated\" on blocks of 64 KiB and more of a datatype mixing "
-     "int and double (a struct, with or without gaps), also with "
-     "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=brucks and no colltune (a campaign over seed "
-     "003's datatype grid, colltune-bench --datatypes struct:8)"},
+    {kMpich, "4.0.2", "", Collective::kAlltoall, "brucks", kFormMixedTypes, kTruncatesMixed},
     {kMpich, "4.0.2", "", Collective::kReduceScatter, "pairwise", kFormInPlace,
      "aborts on an in-place call (\"memcpy argument memory ranges overlap\" in its pack "
      "routine) (tests/mpi/natives_test.sh)"},

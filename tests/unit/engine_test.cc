@@ -432,32 +432,42 @@ TEST(Engine, IrregularCollectivesGetOneDecisionForAllSizes) {
 
 // Seed 003: points measured with a derived datatype's data name its layout
 // ("@tiled/8B") and decide that layout's rules, which follow the plain ones.
-void AddLayout(std::vector<LaunchMedian>* v, Algorithm a, const char* layout, int64_t bytes,
-               std::initializer_list<double> medians) {
+void AddLayoutOf(std::vector<LaunchMedian>* v, Collective c, Algorithm a, const char* layout,
+                 int64_t bytes, const std::vector<double>& medians) {
   int64_t launch = 0;
   for (double m : medians) {
-    LaunchMedian p{Collective::kBcast, a, bytes, launch++, 7, m};
+    LaunchMedian p{c, a, bytes, launch++, 7, m};
     p.problem = layout;
     v->push_back(p);
   }
+}
+
+void AddLayout(std::vector<LaunchMedian>* v, Algorithm a, const char* layout, int64_t bytes,
+               const std::vector<double>& medians) {
+  AddLayoutOf(v, Collective::kBcast, a, layout, bytes, medians);
+}
+
+// Five launches' medians within 1 % of `m` (their median 1.005 m).
+std::vector<double> Around(double m) {
+  return {m, 1.01 * m, 0.99 * m, 1.02 * m, 1.005 * m};
 }
 
 TEST(Engine, DatatypeLayoutsGetTheirOwnRulesAfterThePlainOnes) {
   constexpr Algorithm kPacked = Algorithm::kBcastAsPacked;
   std::vector<LaunchMedian> p;
   // Plain bcast: default only.
-  AddLayout(&p, kDef, "", 32768, {10, 10.1, 9.9, 10.2, 10.05});
+  AddLayout(&p, kDef, "", 32768, Around(10));
   // Tiled 8 B blocks: packing wins at 1 MiB only.
-  AddLayout(&p, kDef, "@tiled/8B", 32768, {10, 10.1, 9.9, 10.2, 10.05});
+  AddLayout(&p, kDef, "@tiled/8B", 32768, Around(10));
   AddLayout(&p, kPacked, "@tiled/8B", 32768, {10.1, 10, 10.2, 9.9, 10.05});
-  AddLayout(&p, kDef, "@tiled/8B", 1 << 20, {400, 401, 399, 402, 400.5});
-  AddLayout(&p, kPacked, "@tiled/8B", 1 << 20, {300, 301, 299, 302, 300.5});
+  AddLayout(&p, kDef, "@tiled/8B", 1 << 20, Around(400));
+  AddLayout(&p, kPacked, "@tiled/8B", 1 << 20, Around(300));
   // A struct: packing is slower; and a mock-up that is no packed form is
   // not a candidate for a layout, however fast.
-  AddLayout(&p, kDef, "@struct/4B", 1 << 20, {100, 101, 99, 102, 100.5});
-  AddLayout(&p, kPacked, "@struct/4B", 1 << 20, {200, 201, 199, 202, 200.5});
+  AddLayout(&p, kDef, "@struct/4B", 1 << 20, Around(100));
+  AddLayout(&p, kPacked, "@struct/4B", 1 << 20, Around(200));
   AddLayout(&p, Algorithm::kBcastAsScatterAllgather, "@struct/4B", 1 << 20,
-            {10, 10.1, 9.9, 10.2, 10.05});
+            Around(10));
   std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
   ASSERT_EQ(d.size(), 4u);
   EXPECT_FALSE(IsRuleLayout(d[0].rule.layout));
@@ -468,7 +478,7 @@ TEST(Engine, DatatypeLayoutsGetTheirOwnRulesAfterThePlainOnes) {
   EXPECT_EQ(FormatLayoutKey(d[2].rule.layout), "tiled/8B");
   EXPECT_EQ(d[2].rule.algorithm, kPacked);
   EXPECT_EQ(d[2].rule.min_bytes, 185364u);
-  EXPECT_NEAR(d[2].rule.speedup, 400.5 / 300.5, 1e-9);
+  EXPECT_NEAR(d[2].rule.speedup, 400.0 / 300.0, 1e-9);
   EXPECT_EQ(FormatLayoutKey(d[3].rule.layout), "struct/4B");
   EXPECT_EQ(d[3].rule.algorithm, kDef);
 
@@ -502,16 +512,16 @@ TEST(Engine, APlainChoiceSlowerOnALayoutOfItsSizeKeepsDefault) {
   constexpr Algorithm kSA = Algorithm::kBcastAsScatterAllgather;
   std::vector<LaunchMedian> p;
   // On contiguous data scatter-allgather wins at 32 KiB and at 1 MiB.
-  AddLayout(&p, kDef, "", 32768, {10, 10.1, 9.9, 10.2, 10.05});
-  AddLayout(&p, kSA, "", 32768, {5, 5.1, 4.9, 5.2, 5.05});
-  AddLayout(&p, kDef, "", 1 << 20, {400, 401, 399, 402, 400.5});
-  AddLayout(&p, kSA, "", 1 << 20, {300, 301, 299, 302, 300.5});
+  AddLayout(&p, kDef, "", 32768, Around(10));
+  AddLayout(&p, kSA, "", 32768, Around(5));
+  AddLayout(&p, kDef, "", 1 << 20, Around(400));
+  AddLayout(&p, kSA, "", 1 << 20, Around(300));
   // On a struct of 1 MiB it is twice as slow as default: the 1 MiB size
   // keeps default (a plain rule applies to derived data too).
-  AddLayout(&p, kDef, "@struct/4B", 1 << 20, {100, 101, 99, 102, 100.5});
-  AddLayout(&p, kSA, "@struct/4B", 1 << 20, {200, 201, 199, 202, 200.5});
+  AddLayout(&p, kDef, "@struct/4B", 1 << 20, Around(100));
+  AddLayout(&p, kSA, "@struct/4B", 1 << 20, Around(200));
   // Not timed on the tiled layout at 32 KiB: no evidence against it there.
-  AddLayout(&p, kDef, "@tiled/8B", 32768, {10, 10.1, 9.9, 10.2, 10.05});
+  AddLayout(&p, kDef, "@tiled/8B", 32768, Around(10));
   std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
   std::vector<Decision> plain;
   for (const Decision& x : d) {
@@ -540,21 +550,16 @@ TEST(Engine, APlainChoiceSlowerOnALayoutOfItsSizeKeepsDefault) {
 TEST(Engine, AVariantsLayoutGetsOneRuleThatHoldsAtEverySize) {
   constexpr Algorithm kNormal = Algorithm::kGathervAsNormalized;
   const auto add = [](std::vector<LaunchMedian>* v, Algorithm a, int64_t bytes,
-                      std::initializer_list<double> medians) {
-    int64_t launch = 0;
-    for (double m : medians) {
-      LaunchMedian p{Collective::kGatherv, a, bytes, launch++, 7, m};
-      p.problem = "@nested/8B";
-      v->push_back(p);
-    }
+                      const std::vector<double>& medians) {
+    AddLayoutOf(v, Collective::kGatherv, a, "@nested/8B", bytes, medians);
   };
   // Gatherv has no size key: the normal form wins at both sizes, so one
   // rule over every size of the layout names it.
   std::vector<LaunchMedian> p;
-  add(&p, kDef, 4096, {20, 20.2, 19.8, 20.4, 20.1});
-  add(&p, kNormal, 4096, {10, 10.1, 9.9, 10.2, 10.05});
-  add(&p, kDef, 1 << 20, {400, 401, 399, 402, 400.5});
-  add(&p, kNormal, 1 << 20, {300, 301, 299, 302, 300.5});
+  add(&p, kDef, 4096, Around(20));
+  add(&p, kNormal, 4096, Around(10));
+  add(&p, kDef, 1 << 20, Around(400));
+  add(&p, kNormal, 1 << 20, Around(300));
   std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(FormatLayoutKey(d[0].rule.layout), "nested/8B");
@@ -563,7 +568,7 @@ TEST(Engine, AVariantsLayoutGetsOneRuleThatHoldsAtEverySize) {
   EXPECT_EQ(d[0].rule.max_bytes, kNoUpperBound);
   // Twice as slow at 1 MiB: it does not hold at every size, default stays.
   std::vector<LaunchMedian> q(p.begin(), p.begin() + 15);
-  add(&q, kNormal, 1 << 20, {800, 801, 799, 802, 800.5});
+  add(&q, kNormal, 1 << 20, Around(800));
   d = ComputeDecisions(q, {}, {}, EngineOptions{});
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].rule.algorithm, kDef);
