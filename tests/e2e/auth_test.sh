@@ -85,6 +85,8 @@ out=$(job -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_SPOOL_DIR="$D/spool" \
 if grep -q "results verified" <<<"$out" && grep -q "and sent to $SERVER" <<<"$out"; then
   pass "a job under the shim runs and its agent sends the report"
 else fail "a job under the shim runs and its agent sends the report" "$out"; fi
+stored() { test -n "$(sqlite3 "$DB" "SELECT 1 FROM job_reports WHERE job_id = '$1'")"; }
+eventually stored slurm:4242
 check "the report is stored with uid 0, gid 0 and Slurm job 4242" test \
   "$(sqlite3 "$DB" "SELECT uid, gid, slurm_job_id FROM job_reports WHERE job_id = 'slurm:4242'")" = "0|0|4242"
 PROFILE=$(sqlite3 "$DB" "SELECT profile_id FROM job_reports WHERE job_id = 'slurm:4242'")
@@ -104,9 +106,13 @@ out=$(job -x COLLTUNE_SERVER="$SERVER" -x COLLTUNE_SPOOL_DIR="$D/spool2" -x COLL
 if grep -q "results verified" <<<"$out" && grep -q "and sent to $SERVER" <<<"$out"; then
   pass "a job without munged sends its report over the unix socket"
 else fail "a job without munged sends its report over the unix socket" "$out"; fi
+eventually stored slurm:4343
 check "its report is stored with root's uid and gid (SO_PEERCRED)" test \
   "$(sqlite3 "$DB" "SELECT uid, gid FROM job_reports WHERE job_id = 'slurm:4343'")" = "0|0"
-check "nothing of it waits in the spool" test "$(ls "$D/spool2"/*.report 2>/dev/null | wc -l)" = 0
+# (Unless the daemon answered after MPI_Finalize stopped waiting: then the
+# spool keeps it for the agent, by design.)
+grep -q "(no answer within" <<<"$out" ||
+  check "nothing of it waits in the spool" test "$(ls "$D/spool2"/*.report 2>/dev/null | wc -l)" = 0
 
 # --- bad input: each refused with its status, nothing stored ---
 before=$(reports)

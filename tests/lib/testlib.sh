@@ -178,3 +178,16 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 MPI_TIMEOUT=${MPI_TIMEOUT:-120}
 run_openmpi() { timeout -k 5 "$MPI_TIMEOUT" mpirun.openmpi "$@" </dev/null; }
 run_mpich() { timeout -k 5 "$MPI_TIMEOUT" mpirun.mpich "$@" </dev/null; }
+
+# eventually CMD...: runs CMD until it succeeds, a minute at most (status of
+# the last try). For what a daemon does after answering late: the shim waits
+# only milliseconds at MPI_Finalize for its report's answer
+# (shim/runtime/report.h), so a report may still be stored after the job.
+eventually() {
+  local i
+  for i in $(seq 120); do
+    "$@" && return 0
+    sleep 0.5
+  done
+  "$@"
+}

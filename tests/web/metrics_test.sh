@@ -203,11 +203,8 @@ fi
 # load it may say "sent to ... (no answer within N ms ...)" while the daemon,
 # which has the whole request, is still storing it and retuning. The counters
 # move once it has: scrape until they do (or a minute has passed).
-for _ in $(seq 120); do
-  scrape e
-  [ "$(delta d e colltune_job_reports_ingested_total source=online)" != 0 ] && break
-  sleep 0.5
-done
+ingested() { scrape e && [ "$(delta d e colltune_job_reports_ingested_total source=online)" != 0 ]; }
+eventually ingested
 # "report of N cells (T timed calls, E explored) and ..."
 sent=$(grep -o "report of [0-9]* cells ([0-9]* timed calls, [0-9]* explored)" <<<"$out")
 check "the shim says what its report holds" test -n "$sent"
