@@ -250,7 +250,7 @@ int RunEvaluate(const Options& o, Bench& b) {
         : info.key == SizeKey::kTotalBytes ? b.total_sizes
                                             : b.irregular_sizes;
     // The contiguous sizes, then seed 003's datatype grid (--datatypes)
-    // where the collective has a packed form.
+    // where the collective has datatype forms.
     std::vector<std::pair<int64_t, std::optional<DatatypeSpec>>> wanted;
     for (int64_t requested : sizes) wanted.push_back({requested, std::nullopt});
     if (HasDatatypeForms(c)) {
@@ -267,14 +267,8 @@ int RunEvaluate(const Options& o, Bench& b) {
       // Default, the mock-ups and the library's own algorithms: all of them
       // are candidates of the oracle; for the datatype grid, default and the
       // datatype forms (what a layout rule chooses between).
-      std::vector<Algorithm> algorithms = ForPoint(Runnable(*w), !layout.empty());
-      if (!layout.empty()) {
-        algorithms.erase(std::remove_if(algorithms.begin(), algorithms.end(),
-                                        [](Algorithm a) {
-                                          return a != Algorithm::kDefault && !IsDatatypeForm(a);
-                                        }),
-                         algorithms.end());
-      }
+      std::vector<Algorithm> algorithms = layout.empty() ? ForPoint(Runnable(*w), false)
+                                                         : ForLayoutRules(Runnable(*w));
       for (Algorithm a : algorithms) {
         if (IsNative(a)) natives.insert(IndexOf(a));
       }

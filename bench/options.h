@@ -143,6 +143,10 @@ std::vector<Algorithm> Runnable(const Workload& w);
 // the datatype forms (IsDatatypeForm: on contiguous data they run as default).
 std::vector<Algorithm> ForPoint(std::vector<Algorithm> runnable, bool datatype_grid);
 
+// Of `runnable`, what a layout rule chooses between: default and the
+// datatype forms.
+std::vector<Algorithm> ForLayoutRules(const std::vector<Algorithm>& runnable);
+
 // The seed of a point's shuffled measurement order: fixed by what is
 // measured, so runs are reproducible and every rank agrees.
 inline uint64_t PointSeed(Collective c, int64_t bytes, int launch) {

@@ -206,4 +206,12 @@ std::vector<Algorithm> ForPoint(std::vector<Algorithm> runnable, bool datatype_g
   return out;
 }
 
+std::vector<Algorithm> ForLayoutRules(const std::vector<Algorithm>& runnable) {
+  std::vector<Algorithm> out;
+  for (Algorithm a : runnable) {
+    if (a == Algorithm::kDefault || IsDatatypeForm(a)) out.push_back(a);
+  }
+  return out;
+}
+
 }  // namespace colltune::bench
