@@ -254,6 +254,11 @@ bool IsDatatypeForm(Algorithm a) {
   return InfoOf(a).guideline.substr(0, 3) == "DGL";
 }
 
+bool RedescribesOnly(Algorithm a) {
+  const std::string_view g = InfoOf(a).guideline;
+  return g == "DGL1" || g == "DGL4";
+}
+
 std::string DatatypeFormNames(Collective c) {
   std::string out;
   for (int i = 0; i < kNumAlgorithms; ++i) {

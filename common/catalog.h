@@ -156,6 +156,11 @@ std::optional<Algorithm> PackedFormOf(Collective c);
 // default, what a rule for a datatype layout may name (common/table.h), and
 // what campaigns time at the datatype grid's points, and there only.
 bool IsDatatypeForm(Algorithm a);
+// A datatype form that only redescribes the data (DGL1: one contiguous type;
+// DGL4: the normal form) and then runs the library's own collective: no
+// copy, no scratch, no other calls. The engine holds it to the library's own
+// algorithms' margin (daemon/engine.h); packed forms copy, and are mock-ups.
+bool RedescribesOnly(Algorithm a);
 // The datatype forms of `c`, "bcast_as_packed or bcast_as_normalized" (for
 // messages); empty if it has none.
 std::string DatatypeFormNames(Collective c);

@@ -4,7 +4,7 @@
 //
 // What it promises: a range leaves `default` only for an algorithm that is
 // significantly faster by the margin (10 % for a mock-up, 3 % for one of the
-// library's own) in at least one regime and slower in none, across launches
+// library's own or a datatype form that only redescribes the data) in at least one regime and slower in none, across launches
 // or within every launch; noise and ties keep `default`; the current choice
 // keeps its range unless beaten by the same test (no flapping); a point is
 // decided on all of its evidence or not at all; decided sizes tile the whole
@@ -27,7 +27,7 @@ namespace colltune::daemon {
 
 struct EngineOptions {
   double margin = 0.10;         // a mock-up's margin over default (seed 004's 10%)
-  double native_margin = 0.03;  // a library's own algorithm's margin
+  double native_margin = 0.03;  // a library's own algorithm's (and DGL1/DGL4 forms')
   double alpha = 0.05;  // significance level of the rank tests
   int min_jobs = 3;     // online: distinct jobs per side before it counts
   int min_uids = 2;     // online: distinct uids per side before it counts

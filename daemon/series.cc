@@ -54,7 +54,8 @@ std::map<LayoutGroup, BySize> GroupLayouts(const std::vector<LaunchMedian>& poin
 }
 
 double MarginOf(int algorithm, const EngineOptions& o) {
-  return InfoOf(static_cast<Algorithm>(algorithm)).native() ? o.native_margin : o.margin;
+  const Algorithm a = static_cast<Algorithm>(algorithm);
+  return InfoOf(a).native() || RedescribesOnly(a) ? o.native_margin : o.margin;
 }
 
 bool Beats(const Launches& x, const Launches& y, double margin, const EngineOptions& o,

@@ -82,7 +82,8 @@ using ByPoint = std::map<std::pair<std::string, int64_t>, std::map<int, Series>>
 std::map<int, ByPoint> GroupIrregular(const std::vector<LaunchMedian>& points);
 
 // The margin an algorithm must win by to replace another: the
-// library's own algorithms need less than mock-ups.
+// library's own algorithms, and datatype forms that only redescribe the data
+// for them (RedescribesOnly), need less than mock-ups.
 double MarginOf(int algorithm, const EngineOptions& o);
 
 // x is significantly faster than y across launches, by `margin`.

@@ -12,6 +12,10 @@
 #     per point tuned/default and tuned/oracle in each regime, and the
 #     evaluate[datatypes] summary lines (tuned/oracle median, speedup over
 #     default, points slower than default).
+#  4. Each point with an established violation against the evaluation:
+#     repaired (the table runs a form there and the evaluation finds it
+#     faster than default by the margin), a form that runs level, or not
+#     repaired (default kept, with what the evaluation's best lost).
 # Processes are bound as in scripts/demo.sh.
 #
 #   scripts/datatype_guidelines.sh [--launches 3] [--np-openmpi 4] [--np-mpich 2]
@@ -85,8 +89,49 @@ PY
   echo "== $name: seed 003's violations the campaign established"
   "${CT[@]}" violations --profile "$profile" |
     sed -n '/^datatype guideline violations/,/^$/p'
+  "${CT[@]}" violations --profile "$profile" --json >"$WORK/$lib.violations"
   echo "== $name: evaluation over the datatype grid ($LAUNCHES launches)"
   "${CT[@]}" evaluate --mpi "$lib" --np "$np" --mpirun "$mpirun" --launches "$LAUNCHES" \
     --bench "$bench" -- "${GRID[@]}" </dev/null 2>&1 |
-    grep -E '^(evaluate\[datatypes|[a-z_]+@|collective +bytes +tuned)' || true
+    { grep -E '^(evaluate\[datatypes|[a-z_]+@|collective +bytes +tuned)' || true; } |
+    tee "$WORK/$lib.evaluate"
+  echo "== $name: the established violations, repaired or not, as the evaluation found them"
+  python3 - "$WORK/$lib.violations" "$WORK/$lib.evaluate" <<'PY'
+import json, re, sys
+found = [v for v in json.load(open(sys.argv[1])) if v.get("guideline", "").startswith("DGL")]
+# The evaluation's verdict lines: point, bytes, tuned, per regime
+# "tuned/default (oracle/tuned)", verdict.
+rows = {}
+pat = re.compile(r"^(\S+@\S+)\s+(\d+)\s+(\S+)((?:\s+[\d.]+ \(\s*[\d.]+\))+)\s+(.+)$")
+for line in open(sys.argv[2]):
+    m = pat.match(line.rstrip("\n"))
+    if m:
+        pairs = re.findall(r"([\d.]+) \(\s*([\d.]+)\)", m.group(4))
+        rows[(m.group(1), int(m.group(2)))] = (m.group(3), pairs, m.group(5))
+points = {}
+for v in found:
+    points.setdefault((f"{v['collective']}@{v['layout']}", int(v["msg_bytes"])), []).append(v)
+tally = {}
+for key in sorted(points):
+    vs = points[key]
+    best = max(vs, key=lambda v: v["factor"])
+    what = ", ".join(f"{v['guideline']} {v['factor']:.2f}x" for v in vs)
+    row = rows.get(key)
+    if row is None:
+        state, detail = "not evaluated", ""
+    else:
+        tuned, pairs, verdict = row
+        ratios = " / ".join(t for t, _ in pairs)
+        lost = " / ".join(o for _, o in pairs)  # the best form: tuned/oracle below 1
+        if tuned == "default":
+            state = "not repaired"
+            detail = f"default kept; tuned/oracle {lost} (sync / loop / imbalance)"
+        else:
+            state = "repaired" if verdict == "faster" else f"form runs, {verdict}"
+            detail = f"{tuned}: tuned/default {ratios}"
+    tally[state] = tally.get(state, 0) + 1
+    print(f"  {key[0]:24s} {key[1]:8d} B  {what:28s} {state}: {detail}")
+summary = ", ".join(f"{state} {n}" for state, n in sorted(tally.items()))
+print(f"  {len(found)} violations at {len(points)} points: {summary}")
+PY
 done

@@ -139,6 +139,8 @@ int GetLayout(MPI_Datatype type, Layout* layout) {
   return QueryLayout(type, layout);
 }
 
+bool IsPredefinedType(MPI_Datatype type) { return Predefined().Find(type) != nullptr; }
+
 int64_t TypeSize(MPI_Datatype type) {
   if (const Layout* known = Predefined().Find(type)) return known->size;
   int size = 0;

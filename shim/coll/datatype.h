@@ -58,6 +58,10 @@ struct Layout {
 // (after MPI_Init), without any MPI call; derived types are queried.
 int GetLayout(MPI_Datatype type, Layout* layout);
 
+// Whether `type` is one of the predefined datatypes that table answers for
+// (no MPI call).
+bool IsPredefinedType(MPI_Datatype type);
+
 // The layouts of a call's receive type and, unless `in_place`, its send type.
 int GetLayouts(MPI_Datatype sendtype, bool in_place, MPI_Datatype recvtype, Layout* send,
                Layout* recv);

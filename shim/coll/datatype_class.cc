@@ -163,13 +163,34 @@ DatatypeClass Decode(uintptr_t v) {
   return c;
 }
 
+// The predefined pairs of two different basic types.
+bool IsMixedPair(MPI_Datatype type) {
+  return type == MPI_FLOAT_INT || type == MPI_DOUBLE_INT || type == MPI_LONG_INT ||
+         type == MPI_SHORT_INT || type == MPI_LONG_DOUBLE_INT;
+}
+
+// Classify, with data that is dense (count elements are count * size
+// bytes, in order) taken as contiguous whatever its tree: it moves as such.
+DatatypeClass ClassifyAsUsed(MPI_Datatype type, const Layout& l) {
+  DatatypeClass c = Classify(type);
+  if (l.dense) {
+    c.layout = LayoutClass::kContiguous;
+    c.block_log2 = 0;
+  }
+  return c;
+}
+
 }  // namespace
 
 DatatypeClass ClassOf(MPI_Datatype type) {
   Layout l;
   if (type == MPI_DATATYPE_NULL || GetLayout(type, &l) != MPI_SUCCESS) return DatatypeClass{};
-  if (l.dense) return DatatypeClass{LayoutClass::kContiguous, 0, true};
-  if (IsNamed(type)) return Classify(type);  // pair types: no attributes
+  // Contiguous data of a predefined type: no MPI call (every call with
+  // contiguous data may ask).
+  if (l.dense && IsPredefinedType(type)) {
+    return DatatypeClass{LayoutClass::kContiguous, 0, !IsMixedPair(type)};
+  }
+  if (IsNamed(type)) return ClassifyAsUsed(type, l);  // pair types: no attributes
   // Created on first use, after MPI_Init; not copied by MPI_Type_dup (a
   // duplicate is classified on its own first use).
   static const int keyval = NewTypeKeyval(&NoTypeDelete);
@@ -179,7 +200,7 @@ DatatypeClass ClassOf(MPI_Datatype type) {
       PMPI_Type_get_attr(type, keyval, &value, &found) == MPI_SUCCESS && found) {
     return Decode(reinterpret_cast<uintptr_t>(value));
   }
-  const DatatypeClass c = Classify(type);
+  const DatatypeClass c = ClassifyAsUsed(type, l);
   if (keyval != MPI_KEYVAL_INVALID) {
     PMPI_Type_set_attr(type, keyval, reinterpret_cast<void*>(Encode(c)));
   }
@@ -188,13 +209,8 @@ DatatypeClass ClassOf(MPI_Datatype type) {
 
 bool MixesBasicTypes(MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) return false;
-  if (IsNamed(type)) {
-    return type == MPI_FLOAT_INT || type == MPI_DOUBLE_INT || type == MPI_LONG_INT ||
-           type == MPI_SHORT_INT || type == MPI_LONG_DOUBLE_INT;
-  }
-  Layout l;
-  if (GetLayout(type, &l) != MPI_SUCCESS) return false;
-  return !(l.dense ? Classify(type) : ClassOf(type)).homogeneous;
+  if (IsNamed(type)) return IsMixedPair(type);
+  return !ClassOf(type).homogeneous;
 }
 
 std::string Describe(const DatatypeClass& c) {

@@ -34,8 +34,7 @@ DatatypeClass ClassOf(MPI_Datatype type);
 // Whether `type`'s signature mixes basic types: a struct of int and double,
 // with gaps or not, and the predefined pairs of different types
 // (MPI_DOUBLE_INT). Signatures match between ranks, so every rank answers
-// the same. Cached with the class for types with gaps; dense derived types
-// are read anew (only quirks ask, common/quirks.h).
+// the same. Cached with the class (ClassOf).
 bool MixesBasicTypes(MPI_Datatype type);
 
 // E.g. "tiled/8B" (blocks of 8 to 15 bytes), "contiguous".

@@ -317,7 +317,8 @@ int NativeAlgorithms::Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
     if (old < 0) return fn(call, comm);  // not set: the library chooses
     *forced = true;
     const int rc = fn(call, comm);
-    Swap(c, old);
+    // Only the write back: what the variable holds now is ours.
+    controls_->Write(control_id_[IndexOf(c)], old);
     return rc;
   }
   MPI_Comm shadow = comm;

@@ -324,6 +324,17 @@ int main(int argc, char** argv) {
               !MixesBasicTypes(MPI_INT),
           "wrong");
     Check("tiles of ints do not mix", !MixesBasicTypes(tiles), "mixed");
+    // The dense struct moves as contiguous data, and its class (kept on the
+    // type) still says that it mixes; asked again, the same.
+    const DatatypeClass dense = ClassOf(no_gap), again = ClassOf(no_gap);
+    Check("the dense struct's class: contiguous, not homogeneous",
+          dense.layout == LayoutClass::kContiguous && !dense.homogeneous &&
+              again.layout == LayoutClass::kContiguous && !again.homogeneous &&
+              MixesBasicTypes(no_gap),
+          Describe(dense) + (dense.homogeneous ? " homogeneous" : " mixed"));
+    Check("MPI_INT's class: contiguous, homogeneous",
+          ClassOf(MPI_INT).layout == LayoutClass::kContiguous && ClassOf(MPI_INT).homogeneous,
+          Describe(ClassOf(MPI_INT)));
     MPI_Type_free(&with_gap);
     MPI_Type_free(&inner);
     MPI_Type_free(&no_gap);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 
 namespace colltune::daemon {
@@ -506,6 +507,33 @@ TEST(Engine, DatatypeLayoutsGetTheirOwnRulesAfterThePlainOnes) {
   EXPECT_EQ(v[0].algorithm, kPacked);
   EXPECT_EQ(FormatLayoutKey(v[0].layout), "tiled/8B");
   EXPECT_EQ(v[0].msg_bytes, 1 << 20);
+}
+
+// A form that only redescribes the data (the normal form, one contiguous
+// type) runs the library's own code and is held to the native margin; a
+// packed form copies, and needs the mock-ups' margin.
+TEST(Engine, FormsThatOnlyRedescribeNeedTheNativeMargin) {
+  std::vector<LaunchMedian> p;
+  AddLayout(&p, kDef, "", 32768, Around(10));
+  // 6 % faster in every launch, on two layouts.
+  AddLayout(&p, kDef, "@nested/256B", 32768, Around(100));
+  AddLayout(&p, Algorithm::kBcastAsNormalized, "@nested/256B", 32768, Around(94));
+  AddLayout(&p, kDef, "@tiled/8B", 32768, Around(100));
+  AddLayout(&p, Algorithm::kBcastAsPacked, "@tiled/8B", 32768, Around(94));
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  std::map<std::string, Algorithm> by;
+  for (const Decision& x : d) {
+    if (IsRuleLayout(x.rule.layout)) by[FormatLayoutKey(x.rule.layout)] = x.rule.algorithm;
+  }
+  EXPECT_EQ(by["nested/256B"], Algorithm::kBcastAsNormalized);
+  EXPECT_EQ(by["tiled/8B"], kDef);
+  // 2 % is within the native margin too: default stays.
+  std::vector<LaunchMedian> q;
+  AddLayout(&q, kDef, "", 32768, Around(10));
+  AddLayout(&q, kDef, "@nested/256B", 32768, Around(100));
+  AddLayout(&q, Algorithm::kBcastAsContiguous, "@nested/256B", 32768, Around(98));
+  d = ComputeDecisions(q, {}, {}, EngineOptions{});
+  for (const Decision& x : d) EXPECT_EQ(x.rule.algorithm, kDef);
 }
 
 TEST(Engine, APlainChoiceSlowerOnALayoutOfItsSizeKeepsDefault) {
