@@ -34,6 +34,8 @@ enum QuirkForm : uint8_t {
   kFormMixedTypes = 1 << 6,      // the data's type signature mixes basic types
                                  // (int and double): signatures match, so
                                  // every rank sees the same
+  kFormShiftedType = 1 << 7,     // a reduction's datatype whose data does not
+                                 // start at its origin (true lower bound not 0)
 };
 
 struct Quirk {

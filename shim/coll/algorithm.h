@@ -125,6 +125,7 @@ uint8_t FormOf(const Call& call, const CollEnv& env, uint8_t asked) {
       form |= kFormNonCommutative;
     }
     if ((asked & kFormGappedType) && HasGaps(call.datatype)) form |= kFormGappedType;
+    if ((asked & kFormShiftedType) && HasShiftedData(call.datatype)) form |= kFormShiftedType;
   }
   if (asked & kFormMixedTypes) {
     if (MixesBasicTypes(DataTypeOf(call, env.rank))) form |= kFormMixedTypes;

@@ -33,6 +33,13 @@ inline bool HasGaps(MPI_Datatype type) {
   return GetLayout(type, &layout) != MPI_SUCCESS || !layout.Contiguous();
 }
 
+// The same for kFormShiftedType: the data does not start at the type's origin
+// (true lower bound not 0), or the type cannot be read.
+inline bool HasShiftedData(MPI_Datatype type) {
+  Layout layout;
+  return GetLayout(type, &layout) != MPI_SUCCESS || layout.true_lb != 0;
+}
+
 }  // namespace colltune::shim
 
 #endif  // COLLTUNE_SHIM_COLL_QUIRKS_H_

@@ -35,11 +35,11 @@
 #       native_trace-openmpi native_trace-mpich cvar_value-openmpi
 #       cvar_value-mpich libcolltune.so libcolltune-mpich.so colltune-cli
 #       alltoallw_inplace-mpich cvar_write_fails-openmpi.so cvar_write_fails-mpich.so
-#       mt_natives-openmpi mt_natives-mpich
+#       mt_natives-openmpi mt_natives-mpich allreduce_shifted_type-openmpi
 source tests/lib/testlib.sh
 args_as BENCH_OMPI BENCH_MPICH DIFF_OMPI DIFF_MPICH TRACE_OMPI TRACE_MPICH \
   CVAR_OMPI CVAR_MPICH SHIM_OMPI SHIM_MPICH COLLTUNE_CLI QUIRK_MPICH \
-  FAIL_OMPI FAIL_MPICH MT_OMPI MT_MPICH -- "$@"
+  FAIL_OMPI FAIL_MPICH MT_OMPI MT_MPICH SHIFTED_OMPI -- "$@"
 CASES=${CASES:-24}
 
 # --- 1. Discovery ------------------------------------------------------------
@@ -394,6 +394,41 @@ if [ "$(errors_of "$out")" = 0 ] && grep -q "^rank 1 errors 0" <<<"$out" &&
 else
   fail "a table naming alltoallw native:nb runs the default in place, and says why" "$out"
 fi
+
+# Open MPI 4.1.4's ring allreduce writes past its temporary buffer on a
+# datatype whose data starts after its origin: without colltune, forced by
+# its own parameter, the program aborts (the heap is corrupt) although every
+# element is right...
+RING=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm)
+out=$(run_openmpi -np 2 "${RING[@]}" 4 "$SHIFTED_OMPI" 8 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && [ "$(grep -c "^rank [01] done" <<<"$out")" -lt 2 ]; then
+  pass "Open MPI's own ring allreduce corrupts the heap on a shifted datatype (exit $rc)"
+else
+  fail "Open MPI's own ring allreduce corrupts the heap on a shifted datatype" "rc=$rc"$'\n'"$out"
+fi
+out=$(run_openmpi -np 2 "${RING[@]}" 3 "$SHIFTED_OMPI" 8 2>&1)
+expect_output "... its recursive doubling does not" $? "$out" "^rank 0 errors 0" "^rank 1 done"
+# ... and forced through colltune, the default runs those calls (MPI wants
+# the same datatype on every rank of a reduction, so every rank sees the
+# same form), with one line saying so...
+for alg in ring segmented_ring; do
+  out=$(run_openmpi -np 2 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_FORCE=allreduce=native:$alg \
+        -x COLLTUNE_VERBOSE=1 "$SHIFTED_OMPI" 8 2>&1)
+  expect_output "COLLTUNE_FORCE=allreduce=native:$alg: the default runs the shifted datatype" $? \
+    "$out" "^rank 0 errors 0" "^rank 1 errors 0" "^rank 0 done" "^rank 1 done" \
+    "refused where Open MPI 4.1.4's own algorithm is wrong \(.*a datatype whose data does not start at its origin" \
+    "not eligible: .*native:$alg=[1-9]"
+done
+# ... while the same datatype with its data at its origin runs the ring.
+out=$(run_openmpi -np 2 -x LD_PRELOAD="$SHIM_OMPI" -x COLLTUNE_FORCE=allreduce=native:ring \
+      -x COLLTUNE_VERBOSE=1 "$SHIFTED_OMPI" 8 0 2>&1)
+expect_output "... the ring still runs a datatype whose data starts at its origin" $? "$out" \
+  "^rank 0 errors 0" "^rank 1 done" "native algorithms: .*native:ring=[1-9]"
+out=$("$COLLTUNE_CLI" quirks --library "Open MPI")
+grep -q "allreduce native:ring .*wrong for \[a datatype whose data does not start at its origin\]" <<<"$out" &&
+  pass "colltune quirks lists Open MPI's ring allreduce on shifted datatypes" ||
+  fail "colltune quirks lists Open MPI's ring allreduce on shifted datatypes" "$out"
 
 # --- 6. Rank agreement ---------------------------------------------------------
 # A step of forcing fails on rank 1 only (tests/mpi/cvar_write_fails.c,

@@ -101,7 +101,7 @@ TEST(Quirks, RowsNameKnownAlgorithmsAndFormsApplyByVersion) {
   const std::optional<Algorithm> seg =
       ParseAlgorithm("native:segmented_ring_seg16k", Collective::kAllreduce);
   ASSERT_TRUE(seg.has_value());
-  EXPECT_EQ(QuirkFormsOf(*seg, kOpenMpi, "4.1.4"), kFormNonCommutative);
+  EXPECT_EQ(QuirkFormsOf(*seg, kOpenMpi, "4.1.4"), kFormNonCommutative | kFormShiftedType);
   // fixed_in: the versions before it only.
   const Quirk fixed{kMpich, "4.0.2", "4.1", Collective::kAlltoallw, "nb", kFormInPlace, "x"};
   EXPECT_TRUE(QuirkApplies(fixed, "4.0.2"));
@@ -113,6 +113,8 @@ TEST(Quirks, RowsNameKnownAlgorithmsAndFormsApplyByVersion) {
   EXPECT_EQ(CompareVersions("4.1", "4.1.0"), 0);
   EXPECT_EQ(QuirkFormNames(kFormInPlace | kFormGappedType), "in place, a datatype with gaps");
   EXPECT_EQ(QuirkFormNames(kFormMixedTypes), "a datatype mixing basic types");
+  EXPECT_EQ(QuirkFormNames(kFormNonCommutative | kFormShiftedType),
+            "a non-commutative operation, a datatype whose data does not start at its origin");
 }
 
 JobContext LayoutOf(std::vector<int> node_of) {
