@@ -216,6 +216,11 @@ CLI::App* AddExportCommand(CLI::App* app, ExportArgs* a) {
                 "ompi-rules: also export the allreduce and reduce algorithms that are "
                 "wrong for non-commutative operations (Open MPI's rules cannot tell them "
                 "apart); for sites whose jobs reduce with commutative operations only");
+  cmd->add_flag("--assume-predefined-reductions", a->assume_predefined_reductions,
+                "ompi-rules: also export the allreduce algorithms that are wrong for "
+                "reductions of derived datatypes whose data does not start at their "
+                "origin (Open MPI's rules cannot tell datatypes apart); for sites whose "
+                "jobs reduce predefined datatypes only");
   cmd->add_option("--mpich-base", a->mpich_base,
                   "mpich-json: the selection tree to start from (default: MPICH's "
                   "built-in tree, read from its library)")
@@ -315,8 +320,11 @@ int Export(const Connection& c, const ExportArgs& args) {
         "--assume-commutative is for --format ompi-rules (MPICH's file checks "
         "commutativity itself)");
   }
+  if (mpich && args.assume_predefined_reductions) {
+    return Usage("--assume-predefined-reductions is for --format ompi-rules");
+  }
   Target t{mpich ? kMpich : kOpenMpi, mpich ? "MPICH" : "Open MPI", args.format, mpich,
-           args.assume_commutative};
+           args.assume_commutative, args.assume_predefined_reductions};
 
   std::string source;
   absl::StatusOr<Table> table;

@@ -30,6 +30,10 @@ struct ExportArgs {
   // ompi-rules: export algorithms that are wrong for non-commutative
   // operations too (Open MPI's rules cannot tell operations apart).
   bool assume_commutative = false;
+  // ompi-rules: and those wrong for reductions of datatypes whose data does
+  // not start at their origin (a derived type; its rules cannot tell types
+  // apart).
+  bool assume_predefined_reductions = false;
   // mpich-json: the selection tree to start from (empty: MPICH's built-in
   // tree, read from its library) and the library file to read it from and
   // check algorithm names against (empty: searched for).

@@ -13,14 +13,32 @@ std::string Target::Why(Collective c, Algorithm a, uint32_t lo, uint32_t hi) con
   }
   // The library's own defects (common/quirks.h): a file applies to every
   // form of a call, so an algorithm wrong in any form stays out, except
-  // for non-commutative operations where the site says it has none.
+  // for the forms the site says its jobs never have.
+  uint8_t wrong = 0;
+  const Quirk* seen = nullptr;
   for (const Quirk* q = QuirksBegin(); q != QuirksEnd(); ++q) {
-    const uint8_t forms = assume_commutative ? q->forms & ~kFormNonCommutative : q->forms;
-    if (forms == 0 || !QuirkHolds(*q, a, library, library_version)) continue;
-    std::string why = std::string(library_name) + " " + std::string(q->seen_in) +
-                      "'s own is wrong for some calls (" + QuirkFormNames(q->forms) +
+    if (!QuirkHolds(*q, a, library, library_version)) continue;
+    wrong |= q->forms;
+    if (seen == nullptr) seen = q;
+  }
+  uint8_t assumed = 0;
+  if (assume_commutative) assumed |= kFormNonCommutative;
+  if (assume_predefined_reductions) assumed |= kFormShiftedType;
+  if ((wrong & ~assumed) != 0) {
+    std::string why = std::string(library_name) + " " + std::string(seen->seen_in) +
+                      "'s own is wrong for some calls (" + QuirkFormNames(wrong) +
                       "), which its file cannot tell apart";
-    if (q->forms == kFormNonCommutative && !mpich) why += " (--assume-commutative exports it)";
+    // What the site could vouch for instead (ompi-rules only).
+    const uint8_t could = kFormNonCommutative | kFormShiftedType;
+    if (!mpich && (wrong & ~could) == 0) {
+      std::string flags;
+      if (wrong & kFormNonCommutative) flags = "--assume-commutative";
+      if (wrong & kFormShiftedType) {
+        flags += std::string(flags.empty() ? "" : " and ") + "--assume-predefined-reductions";
+      }
+      why += " (" + flags + (flags.find(" and ") == std::string::npos ? " exports" : " export") +
+             " it)";
+    }
     return why;
   }
   if (mpich) {

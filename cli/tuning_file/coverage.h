@@ -40,6 +40,10 @@ struct Target {
   // ompi-rules: also the algorithms that are wrong for non-commutative
   // operations (the site's jobs use commutative ones only).
   bool assume_commutative = false;
+  // ompi-rules: also the algorithms that are wrong for reductions of derived
+  // datatypes whose data does not start at their origin (the site's jobs
+  // reduce predefined datatypes only).
+  bool assume_predefined_reductions = false;
   // Bytes of the MPICH library whose names the leaves must be (empty: not
   // checked); MPICH aborts at MPI_Init on a name it does not know.
   const std::string* mpich_library = nullptr;

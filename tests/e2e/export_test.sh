@@ -129,24 +129,34 @@ same "at 64 KiB the file runs what forcing basic_linear runs" \
   "$(ompi_file 8192 "$T/a.rules")" "$lin_8192"
 
 # The brief's size range: recursive doubling below 16 KiB, ring above. Ring
-# is wrong for non-commutative operations and Open MPI's rules cannot tell,
-# so it is exported only with --assume-commutative.
+# is wrong for non-commutative operations and for derived datatypes whose
+# data does not start at their origin, and Open MPI's rules cannot tell, so
+# it is exported only with --assume-commutative and
+# --assume-predefined-reductions.
 table "$T/b.table" "Open MPI" <<'EOF'
 section 4
 allreduce 0 16383 native:recursive_doubling
 allreduce 16384 inf native:ring
 EOF
-check "ompi-rules export with --assume-commutative" \
+check "ompi-rules export with --assume-commutative --assume-predefined-reductions" \
   "${CT[@]}" export --format ompi-rules --table "$T/b.table" --assume-commutative \
-  -o "$T/b.rules"
+  --assume-predefined-reductions -o "$T/b.rules"
 ring_4096=$(ompi_forced 4096 ring)
 differ "forced ring is not the fixed decision at 32 KiB" "$ring_4096" "$(ompi_fixed 4096)"
 same "8 KiB (below the boundary) runs recursive doubling" \
   "$(ompi_file 1024 "$T/b.rules")" "$rd_1024"
 same "32 KiB (above the boundary) runs ring" "$(ompi_file 4096 "$T/b.rules")" "$ring_4096"
-expect_exit "without --assume-commutative ring is left out, with a note" 0 \
-  "allreduce native:ring: Open MPI 4.1.4's own is wrong for some calls \(a non-commutative operation\), which its file cannot tell apart \(--assume-commutative exports it\)" \
+expect_exit "without them ring is left out, with a note" 0 \
+  "allreduce native:ring: Open MPI 4.1.4's own is wrong for some calls \(a non-commutative operation, a datatype whose data does not start at its origin\), which its file cannot tell apart \(--assume-commutative and --assume-predefined-reductions export it\)" \
   "${CT[@]}" export --format ompi-rules --table "$T/b.table" -o "$T/b2.rules"
+expect_exit "with --assume-commutative alone ring is left out too" 0 \
+  "allreduce native:ring: .*\(--assume-commutative and --assume-predefined-reductions export it\)" \
+  "${CT[@]}" export --format ompi-rules --table "$T/b.table" --assume-commutative -o "$T/b3.rules"
+same "... and Open MPI decides above the boundary there too" \
+  "$(ompi_file 4096 "$T/b3.rules")" "$(ompi_fixed 4096)"
+expect_exit "--assume-predefined-reductions is refused for mpich-json" 2 \
+  "--assume-predefined-reductions is for --format ompi-rules" \
+  "${CT[@]}" export --format mpich-json --table "$T/b.table" --assume-predefined-reductions
 same "... and Open MPI decides above the boundary" \
   "$(ompi_file 4096 "$T/b2.rules")" "$(ompi_fixed 4096)"
 
@@ -174,7 +184,7 @@ allreduce 0 131071 default
 allreduce 131072 inf native:segmented_ring_seg16k
 EOF
 check "ompi-rules export of a segmented variant" \
-  "${CT[@]}" export --format ompi-rules --table "$T/s.table" --assume-commutative -o "$T/s.rules"
+  "${CT[@]}" export --format ompi-rules --table "$T/s.table" --assume-commutative --assume-predefined-reductions -o "$T/s.rules"
 check "... writes its segment size in the rule" \
   grep -Eq '^ *131072 5 4 16384 ' "$T/s.rules"
 seg16k_32768=$(run_openmpi -np 4 "${DYN[@]}" --mca coll_tuned_allreduce_algorithm segmented_ring \
@@ -211,7 +221,7 @@ scan 0 inf native:recursive_doubling
 scatter 0 inf native:binomial
 EOF
 check "ompi-rules export of every collective" \
-  "${CT[@]}" export --format ompi-rules --table "$T/all.table" --assume-commutative \
+  "${CT[@]}" export --format ompi-rules --table "$T/all.table" --assume-commutative --assume-predefined-reductions \
   -o "$T/all.rules"
 check "... has the shape Open MPI's parser demands" check_rules_file "$T/all.rules"
 same "... is read by Open MPI (its allreduce rule runs)" \
@@ -365,7 +375,7 @@ check "... and nothing is written" test ! -e "$T/v409.json"
 { echo "colltune-table 1"; echo "library Open MPI"; echo "library_version 4.1.4"
   printf 'section 4\nallreduce 0 inf native:ring\n'; } >"$T/v414.table"
 check "a table of the installed Open MPI version is written" \
-  "${CT[@]}" export --format ompi-rules --assume-commutative --table "$T/v414.table" -o "$T/v414.rules"
+  "${CT[@]}" export --format ompi-rules --assume-commutative --assume-predefined-reductions --table "$T/v414.table" -o "$T/v414.rules"
 mkdir -p "$T/fakebin"
 cat >"$T/fakebin/ompi_info" <<'FAKE'
 #!/bin/sh
@@ -374,7 +384,7 @@ FAKE
 chmod +x "$T/fakebin/ompi_info"
 expect_exit "an Open MPI numbering its algorithms otherwise is refused" 1 \
   "bcast binomial: number 9 here, 6 in colltune's numbering" \
-  env PATH="$T/fakebin:$PATH" "${CT[@]}" export --format ompi-rules --assume-commutative \
+  env PATH="$T/fakebin:$PATH" "${CT[@]}" export --format ompi-rules --assume-commutative --assume-predefined-reductions \
   --table "$T/v414.table" -o "$T/moved.rules"
 check "... and nothing is written" test ! -e "$T/moved.rules"
 table "$T/scan.table" "MPICH" <<'EOF'
