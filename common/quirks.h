@@ -35,7 +35,9 @@ enum QuirkForm : uint8_t {
                                  // (int and double): signatures match, so
                                  // every rank sees the same
   kFormShiftedType = 1 << 7,     // a reduction's datatype whose data does not
-                                 // start at its origin (true lower bound not 0)
+                                 // start at its origin (true lower bound not 0);
+                                 // like kFormGappedType, the same on every rank
+                                 // because MPI wants one datatype in a reduction
 };
 
 struct Quirk {

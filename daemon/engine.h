@@ -4,8 +4,9 @@
 //
 // What it promises: a range leaves `default` only for an algorithm that is
 // significantly faster by the margin (10 % for a mock-up, 3 % for one of the
-// library's own or a datatype form that only redescribes the data) in at least one regime and slower in none, across launches
-// or within every launch; noise and ties keep `default`; the current choice
+// library's own or a datatype form that only redescribes the data) in at
+// least one regime and slower in none, across launches or within every
+// launch; noise and ties keep `default`; the current choice
 // keeps its range unless beaten by the same test (no flapping); a point is
 // decided on all of its evidence or not at all; decided sizes tile the whole
 // size axis; no single job or uid moves a decision away from `default`, and
