@@ -100,7 +100,7 @@ PY
 import json, re, sys
 found = [v for v in json.load(open(sys.argv[1])) if v.get("guideline", "").startswith("DGL")]
 # The evaluation's verdict lines: point, bytes, tuned, per regime
-# "tuned/default (oracle/tuned)", verdict.
+# "tuned/default (tuned/oracle)", verdict.
 rows = {}
 pat = re.compile(r"^(\S+@\S+)\s+(\d+)\s+(\S+)((?:\s+[\d.]+ \(\s*[\d.]+\))+)\s+(.+)$")
 for line in open(sys.argv[2]):
@@ -114,7 +114,6 @@ for v in found:
 tally = {}
 for key in sorted(points):
     vs = points[key]
-    best = max(vs, key=lambda v: v["factor"])
     what = ", ".join(f"{v['guideline']} {v['factor']:.2f}x" for v in vs)
     row = rows.get(key)
     if row is None:
@@ -122,7 +121,7 @@ for key in sorted(points):
     else:
         tuned, pairs, verdict = row
         ratios = " / ".join(t for t, _ in pairs)
-        lost = " / ".join(o for _, o in pairs)  # the best form: tuned/oracle below 1
+        lost = " / ".join(o for _, o in pairs)
         if tuned == "default":
             state = "not repaired"
             detail = f"default kept; tuned/oracle {lost} (sync / loop / imbalance)"

@@ -29,15 +29,11 @@ std::string Target::Why(Collective c, Algorithm a, uint32_t lo, uint32_t hi) con
                       "'s own is wrong for some calls (" + QuirkFormNames(wrong) +
                       "), which its file cannot tell apart";
     // What the site could vouch for instead (ompi-rules only).
-    const uint8_t could = kFormNonCommutative | kFormShiftedType;
-    if (!mpich && (wrong & ~could) == 0) {
-      std::string flags;
-      if (wrong & kFormNonCommutative) flags = "--assume-commutative";
-      if (wrong & kFormShiftedType) {
-        flags += std::string(flags.empty() ? "" : " and ") + "--assume-predefined-reductions";
-      }
-      why += " (" + flags + (flags.find(" and ") == std::string::npos ? " exports" : " export") +
-             " it)";
+    if (!mpich && (wrong & ~(kFormNonCommutative | kFormShiftedType)) == 0) {
+      const bool both = (wrong & kFormNonCommutative) && (wrong & kFormShiftedType);
+      why += both ? " (--assume-commutative and --assume-predefined-reductions export it)"
+             : (wrong & kFormNonCommutative) ? " (--assume-commutative exports it)"
+                                             : " (--assume-predefined-reductions exports it)";
     }
     return why;
   }
