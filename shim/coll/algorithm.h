@@ -150,7 +150,7 @@ bool NativeEligible(Algorithm id, const Call& call, const CollEnv& env) {
   }
   // A forced segment size is a choice for messages of two segments or more
   // (the same bytes on every rank: the same signature).
-  const uint32_t segment = InfoOf(id).segment;
+  const uint32_t segment = env.natives->SegmentOf(id);
   if (segment != 0 && call.KeyBytes(env) < 2 * static_cast<int64_t>(segment)) return false;
   const uint8_t quirks = env.natives->QuirkForms(id);
   return quirks == 0 || FormOf(call, env, quirks) == 0;
@@ -158,6 +158,15 @@ bool NativeEligible(Algorithm id, const Call& call, const CollEnv& env) {
 
 template <class Call>
 int RunNative(Algorithm id, const Call& call, const CollEnv& env, bool* forced) {
+  // The common case, a shadow made by an earlier call: the call itself on it.
+  if (const MPI_Comm shadow = env.natives->ShadowOf(id, env.native_comms);
+      shadow != MPI_COMM_NULL) {
+    *forced = true;
+    const int rc = call.Native(shadow);
+    // The shadow returns errors; the user's communicator's handler judges them.
+    if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(env.comm, rc);
+    return rc;
+  }
   return env.natives->Run(
       id, env.comm, env.native_comms,
       [](const void* c, MPI_Comm comm) { return static_cast<const Call*>(c)->Native(comm); },
@@ -176,6 +185,29 @@ bool Eligible(Algorithm id, const Call& call, const CollEnv& env) {
   return need && *need <= env.mem_budget;
 }
 
+// The mock-up `id` or the first eligible one of its `then` chain, else the
+// library's implementation (Execute's part for mock-ups).
+template <class Call>
+__attribute__((noinline)) int ExecuteMockup(Algorithm id, const Call& call,
+                                            const CollEnv& env, Outcome* outcome,
+                                            Algorithm* ran) {
+  // A chain is at most a few links long; the bound only guards a cycle.
+  Algorithm next = id;
+  for (int link = 0; link < 4 && next != Algorithm::kDefault; ++link) {
+    const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(next);
+    if (impl == nullptr) break;
+    std::optional<uint64_t> need = impl->need(call, env);
+    if (need && *need <= env.mem_budget) {
+      *outcome = next == id ? Outcome::kRan : Outcome::kIneligible;
+      if (ran != nullptr) *ran = next;
+      return impl->run(call, env);
+    }
+    next = impl->then;
+  }
+  *outcome = Outcome::kIneligible;
+  return call.Native(env.comm);
+}
+
 // Runs `call` with algorithm `id`, or, if `id` cannot run this call, with the
 // first eligible algorithm of its `then` chain, else the library's
 // implementation. *ran (if given) says which ran. Returns the MPI error code.
@@ -183,35 +215,20 @@ template <class Call>
 int Execute(Algorithm id, const Call& call, const CollEnv& env, Outcome* outcome,
             Algorithm* ran = nullptr) {
   if (ran != nullptr) *ran = Algorithm::kDefault;
-  if (id != Algorithm::kDefault && !MovesNothing(call, env)) {
-    if (IsNative(id)) {
-      if (NativeEligible(id, call, env)) {
-        bool forced = false;
-        const int rc = RunNative(id, call, env, &forced);
-        *outcome = forced ? Outcome::kRan : Outcome::kIneligible;
-        if (forced && ran != nullptr) *ran = id;
-        return rc;
-      }
-    } else {
-      // A chain is at most a few links long; the bound only guards a cycle.
-      Algorithm next = id;
-      for (int link = 0; link < 4 && next != Algorithm::kDefault; ++link) {
-        const AlgorithmImpl<Call>* impl = Algorithms<Call>::Find(next);
-        if (impl == nullptr) break;
-        std::optional<uint64_t> need = impl->need(call, env);
-        if (need && *need <= env.mem_budget) {
-          *outcome = next == id ? Outcome::kRan : Outcome::kIneligible;
-          if (ran != nullptr) *ran = next;
-          return impl->run(call, env);
-        }
-        next = impl->then;
-      }
-    }
+  if (id == Algorithm::kDefault || MovesNothing(call, env)) {
+    *outcome = Outcome::kDefault;
+    return call.Native(env.comm);
+  }
+  if (!IsNative(id)) return ExecuteMockup(id, call, env, outcome, ran);
+  if (!NativeEligible(id, call, env)) {
     *outcome = Outcome::kIneligible;
     return call.Native(env.comm);
   }
-  *outcome = Outcome::kDefault;
-  return call.Native(env.comm);
+  bool forced = false;
+  const int rc = RunNative(id, call, env, &forced);
+  *outcome = forced ? Outcome::kRan : Outcome::kIneligible;
+  if (forced && ran != nullptr) *ran = id;
+  return rc;
 }
 
 }  // namespace colltune::shim

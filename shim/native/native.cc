@@ -84,6 +84,10 @@ NativeAlgorithms::NativeAlgorithms() {
   value_.fill(-1);
   control_id_.fill(-1);
   segment_id_.fill(-1);
+  for (int a = 0; a < kNumAlgorithms; ++a) {
+    only_size_[a] = InfoOf(static_cast<Algorithm>(a)).only_size;
+    segment_[a] = InfoOf(static_cast<Algorithm>(a)).segment;
+  }
 }
 
 NativeAlgorithms::~NativeAlgorithms() = default;
@@ -281,16 +285,6 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::DiscoverEverywhere(
   return n;
 }
 
-bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms, int size) const {
-  if (!Has(a)) return false;
-  const int only = InfoOf(a).only_size;
-  if (only != 0 && only != size) return false;
-  if (control_ == NativeControl::kPerCall) return true;
-  if (comms == nullptr) return false;
-  if (shadows_at_start_only_) return comms->Has(a);
-  return comms->Has(a) || !comms->Full();
-}
-
 int NativeAlgorithms::SwapId(int id, int value) const {
   int old = -1;
   if (id < 0 || !controls_->Read(id, &old) || !controls_->Write(id, value)) return -1;
@@ -331,21 +325,12 @@ int NativeAlgorithms::Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
   return rc;
 }
 
-bool NativeComms::Has(Algorithm a) const {
-  for (int i = 0; i < count_; ++i) {
-    if (shadows_[i].algorithm == a) return true;
-  }
-  return false;
-}
-
 int NativeComms::Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm,
                      MPI_Comm* out) {
   *out = comm;
-  for (int i = 0; i < count_; ++i) {
-    if (shadows_[i].algorithm == a) {
-      *out = shadows_[i].comm;
-      return MPI_SUCCESS;
-    }
+  if (const MPI_Comm shadow = Find(a); shadow != MPI_COMM_NULL) {
+    *out = shadow;
+    return MPI_SUCCESS;
   }
   if (Full()) return MPI_ERR_OTHER;
   const Collective c = InfoOf(a).collective;
@@ -375,6 +360,7 @@ int NativeComms::Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm
   }
   PMPI_Comm_set_errhandler(shadow, MPI_ERRORS_RETURN);
   shadows_[count_++] = {a, shadow};
+  slot_[IndexOf(a) - kFirst] = static_cast<uint8_t>(count_);
   *out = shadow;
   return MPI_SUCCESS;
 }
@@ -397,6 +383,7 @@ NativeInitScope::~NativeInitScope() {
 void NativeComms::Free() {
   for (int i = 0; i < count_; ++i) PMPI_Comm_free(&shadows_[i].comm);
   count_ = 0;
+  slot_.fill(0);
 }
 
 }  // namespace colltune::shim

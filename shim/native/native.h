@@ -67,8 +67,10 @@ class NativeAlgorithms {
 
   // Whether `a` can run on a communicator of `size` processes whose shadows
   // are `comms` (per-communicator control: there is one for `a` or room for
-  // one).
-  bool Runnable(Algorithm a, const NativeComms* comms, int size) const;
+  // one). Inline, as are the lookups below: a forced call asks on every call.
+  inline bool Runnable(Algorithm a, const NativeComms* comms, int size) const;
+  // The segment size `a` is forced with (AlgorithmInfo::segment).
+  uint32_t SegmentOf(Algorithm a) const { return segment_[IndexOf(a)]; }
 
   // Shadows may be made only at the start (MPI_THREAD_MULTIPLE on some
   // rank, Open MPI): Runnable is then true only where one was made.
@@ -81,6 +83,10 @@ class NativeAlgorithms {
   int Run(Algorithm a, MPI_Comm comm, NativeComms* comms,
           int (*fn)(const void* call, MPI_Comm comm), const void* call,
           bool* forced) const;
+  // Where `a` is forced by a shadow communicator already made: that shadow
+  // (the caller may run the call on it directly, as Run would), else
+  // MPI_COMM_NULL.
+  inline MPI_Comm ShadowOf(Algorithm a, const NativeComms* comms) const;
 
  private:
   friend class NativeComms;
@@ -100,6 +106,9 @@ class NativeAlgorithms {
   std::unique_ptr<Controls> controls_;  // null: nothing can be forced
   std::array<int, kNumAlgorithms> value_;
   std::array<uint8_t, kNumAlgorithms> quirk_forms_{};
+  // AlgorithmInfo's only_size and segment, copied here for the hot path.
+  std::array<uint8_t, kNumAlgorithms> only_size_{};
+  std::array<uint32_t, kNumAlgorithms> segment_{};
   // Each collective's algorithm control and segment size control (ids of
   // controls_), -1 for none.
   std::array<int, kNumCollectives> control_id_;
@@ -124,7 +133,12 @@ class NativeComms {
   // over `comm`: every rank calls it in the same call). On failure *out is
   // `comm` itself and later calls stop trying: the default runs.
   int Get(const NativeAlgorithms& natives, Algorithm a, MPI_Comm comm, MPI_Comm* out);
-  bool Has(Algorithm a) const;
+  bool Has(Algorithm a) const { return slot_[IndexOf(a) - kFirst] != 0; }
+  // The shadow for `a`, or MPI_COMM_NULL if none was made.
+  MPI_Comm Find(Algorithm a) const {
+    const int slot = slot_[IndexOf(a) - kFirst];
+    return slot != 0 ? shadows_[slot - 1].comm : MPI_COMM_NULL;
+  }
   bool Full() const { return count_ >= max_ || failed_; }
   int count() const { return count_; }
   // Frees the shadows (MPI calls: before the user communicator goes).
@@ -135,11 +149,29 @@ class NativeComms {
     Algorithm algorithm;
     MPI_Comm comm;
   };
+  static constexpr int kFirst = IndexOf(Algorithm::kFirstNative);
   std::array<Shadow, kNumNatives> shadows_{};
+  // Per native algorithm: 1 + its index in shadows_, 0 for none.
+  std::array<uint8_t, kNumNatives> slot_{};
   int max_;
   int count_ = 0;
   bool failed_ = false;
 };
+
+bool NativeAlgorithms::Runnable(Algorithm a, const NativeComms* comms, int size) const {
+  const int i = IndexOf(a);
+  if (control_ == NativeControl::kNone || value_[i] < 0) return false;
+  if (only_size_[i] != 0 && only_size_[i] != size) return false;
+  if (control_ == NativeControl::kPerCall) return true;
+  if (comms == nullptr) return false;
+  if (comms->Has(a)) return true;
+  return !shadows_at_start_only_ && !comms->Full();
+}
+
+MPI_Comm NativeAlgorithms::ShadowOf(Algorithm a, const NativeComms* comms) const {
+  return control_ == NativeControl::kPerComm && comms != nullptr ? comms->Find(a)
+                                                                 : MPI_COMM_NULL;
+}
 
 // Around PMPI_Init/PMPI_Init_thread: Open MPI takes forced algorithms into
 // account only if coll_tuned_use_dynamic_rules is on at MPI_Init, and MPI_T

@@ -527,32 +527,27 @@ void Runtime::NoteDatatype(Collective c, MPI_Datatype type) {
   datatypes_seen_.insert(std::move(seen));
 }
 
-void Runtime::Record(CommState& s, Collective c, Algorithm a, Outcome outcome,
-                     Algorithm ran) {
+void Runtime::NoteFirstRun(const CommState& s, Collective c, Algorithm a) {
+  if (s.env.rank != 0) return;
+  LogInfo(2, "%s on a communicator of %d processes runs %s",
+          std::string(InfoOf(c).name).c_str(), s.env.size, std::string(InfoOf(a).name).c_str());
+}
+
+void Runtime::RecordIneligible(CommState& s, Collective c, Algorithm a, Algorithm ran) {
   const int i = IndexOf(a);
-  if (outcome == Outcome::kRan) {
-    if (s.runs[i]++ == 0 && s.env.rank == 0) {
-      LogInfo(2, "%s on a communicator of %d processes runs %s",
-              std::string(InfoOf(c).name).c_str(), s.env.size,
-              std::string(InfoOf(a).name).c_str());
-    }
-  } else if (outcome == Outcome::kIneligible) {
-    ++s.ineligible[i];
-    if (ran != Algorithm::kDefault) ++s.runs[IndexOf(ran)];
-    if (s.env.rank == 0 && VerboseLevel() >= 1 &&
-        !noted_ineligible_[i].exchange(true)) {
-      const bool world_only = IsNative(a) && natives_ != nullptr &&
-                              natives_->shadows_at_start_only();
-      LogInfo(1,
-              "%s cannot run a %s call on %d processes (%s); %s ran instead",
-              std::string(InfoOf(a).name).c_str(), std::string(InfoOf(c).name).c_str(),
-              s.env.size,
-              world_only ? "under MPI_THREAD_MULTIPLE only on MPI_COMM_WORLD, or datatype, "
-                           "operation, size"
-                         : "datatype, operation, size, node layout or scratch budget",
-              ran == Algorithm::kDefault ? "the library's default"
-                                         : std::string(InfoOf(ran).name).c_str());
-    }
+  ++s.ineligible[i];
+  if (ran != Algorithm::kDefault) ++s.runs[IndexOf(ran)];
+  if (s.env.rank == 0 && VerboseLevel() >= 1 && !noted_ineligible_[i].exchange(true)) {
+    const bool world_only =
+        IsNative(a) && natives_ != nullptr && natives_->shadows_at_start_only();
+    LogInfo(1, "%s cannot run a %s call on %d processes (%s); %s ran instead",
+            std::string(InfoOf(a).name).c_str(), std::string(InfoOf(c).name).c_str(),
+            s.env.size,
+            world_only ? "under MPI_THREAD_MULTIPLE only on MPI_COMM_WORLD, or datatype, "
+                         "operation, size"
+                       : "datatype, operation, size, node layout or scratch budget",
+            ran == Algorithm::kDefault ? "the library's default"
+                                       : std::string(InfoOf(ran).name).c_str());
   }
 }
 

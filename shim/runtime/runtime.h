@@ -156,7 +156,15 @@ class Runtime {
   }
 
   // Counts what a dispatched call did and says so under COLLTUNE_VERBOSE.
-  void Record(CommState& s, Collective c, Algorithm a, Outcome outcome, Algorithm ran);
+  // Inline for the common case: the chosen algorithm ran, not for the first
+  // time on this communicator.
+  void Record(CommState& s, Collective c, Algorithm a, Outcome outcome, Algorithm ran) {
+    if (outcome == Outcome::kRan) {
+      if (s.runs[IndexOf(a)]++ == 0) NoteFirstRun(s, c, a);
+    } else if (outcome == Outcome::kIneligible) {
+      RecordIneligible(s, c, a, ran);
+    }
+  }
 
   // After an event: rank 0 writes a snapshot report when one is due (never
   // under MPI_THREAD_MULTIPLE). Checked on one event in 64.
@@ -173,6 +181,8 @@ class Runtime {
   ~Runtime();
 
   void Snapshot(uint64_t now_ns);
+  void NoteFirstRun(const CommState& s, Collective c, Algorithm a);
+  void RecordIneligible(CommState& s, Collective c, Algorithm a, Algorithm ran);
 
   CommState* StateOfSlow(MPI_Comm comm);
   CommState* Create(MPI_Comm comm);
