@@ -27,6 +27,15 @@ std::pair<std::string, int> GuidelineKey(const std::string& g) {
   return {g.substr(0, digits), atoi(g.c_str() + digits)};
 }
 
+// What the current table does about a violation: the algorithm it runs
+// at the point and, where the faster one cannot replace default by the
+// engine's tests, why not.
+std::string TableCell(const v1::Violation& v) {
+  std::string out = v.table_algorithm().empty() ? "?" : v.table_algorithm();
+  if (!v.not_chosen().empty()) out += " (" + v.not_chosen() + ")";
+  return out;
+}
+
 }  // namespace
 
 int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
@@ -85,7 +94,9 @@ int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
                        {"larger_bytes", v.larger_bytes()},
                        {"factor", v.factor()},
                        {"p_value", v.p_value()},
-                       {"launches", v.launches()}});
+                       {"launches", v.launches()},
+                       {"table_algorithm", v.table_algorithm()},
+                       {"not_chosen", v.not_chosen()}});
       }
     }
     std::cout << out.dump(2) << "\n";
@@ -94,41 +105,45 @@ int ShowViolations(const Connection& c, int64_t profile, bool as_json) {
   printf("guideline violations of profile %lld: the library's default is "
          "significantly slower than a mock-up\n",
          static_cast<long long>(profile));
-  printf("%-6s %-22s %-44s %10s %8s %7s %8s\n", "guide", "collective",
-         "faster mock-up", "bytes", "factor", "p", "launches");
+  printf("(table runs: what the profile's current table runs at the point; in "
+         "parentheses, why the faster one cannot replace default: a violation is found "
+         "from a barrier, without a margin; a decision needs the margin, and not to be "
+         "slower in any regime)\n");
+  printf("%-6s %-22s %-44s %10s %8s %7s %8s  %s\n", "guide", "collective",
+         "faster mock-up", "bytes", "factor", "p", "launches", "table runs");
   std::set<std::string> guidelines;
   for (const v1::Violation& v : guideline) {
     guidelines.insert(v.guideline());
-    printf("%-6s %-22s %-44s %10lld %7.2fx %7s %8d\n", v.guideline().c_str(),
+    printf("%-6s %-22s %-44s %10lld %7.2fx %7s %8d  %s\n", v.guideline().c_str(),
            v.collective().c_str(), v.algorithm().c_str(),
            static_cast<long long>(v.msg_bytes()), v.factor(),
-           PValue(v.p_value()).c_str(), v.launches());
+           PValue(v.p_value()).c_str(), v.launches(), TableCell(v).c_str());
   }
   if (guideline.empty()) printf("(none)\n");
   printf("\ndatatype guideline violations (seed 003): the data of a derived datatype "
          "moves significantly faster as one contiguous type (DGL1), packed (DGL2) or "
          "through the type's normal form (DGL4) than the library moves it through the "
          "type\n");
-  printf("%-6s %-22s %-14s %-44s %10s %8s %7s %8s\n", "guide", "collective", "layout",
-         "faster form", "bytes", "factor", "p", "launches");
+  printf("%-6s %-22s %-14s %-44s %10s %8s %7s %8s  %s\n", "guide", "collective", "layout",
+         "faster form", "bytes", "factor", "p", "launches", "table runs");
   for (const v1::Violation& v : datatype) {
     guidelines.insert(v.guideline());
-    printf("%-6s %-22s %-14s %-44s %10lld %7.2fx %7s %8d\n", v.guideline().c_str(),
+    printf("%-6s %-22s %-14s %-44s %10lld %7.2fx %7s %8d  %s\n", v.guideline().c_str(),
            v.collective().c_str(), v.layout().c_str(), v.algorithm().c_str(),
            static_cast<long long>(v.msg_bytes()), v.factor(), PValue(v.p_value()).c_str(),
-           v.launches());
+           v.launches(), TableCell(v).c_str());
   }
   if (datatype.empty()) printf("(none)\n");
   // The library's own algorithms beating its default: its decision rules
   // pick the slower one. Not a guideline: no mock-up is needed to fix it.
   printf("\nselection violations: one of the library's own algorithms is "
          "significantly faster than the one it selects\n");
-  printf("%-22s %-44s %10s %8s %7s %8s\n", "collective", "faster native algorithm",
-         "bytes", "factor", "p", "launches");
+  printf("%-22s %-44s %10s %8s %7s %8s  %s\n", "collective", "faster native algorithm",
+         "bytes", "factor", "p", "launches", "table runs");
   for (const v1::Violation& v : selection) {
-    printf("%-22s %-44s %10lld %7.2fx %7s %8d\n", v.collective().c_str(),
+    printf("%-22s %-44s %10lld %7.2fx %7s %8d  %s\n", v.collective().c_str(),
            v.algorithm().c_str(), static_cast<long long>(v.msg_bytes()), v.factor(),
-           PValue(v.p_value()).c_str(), v.launches());
+           PValue(v.p_value()).c_str(), v.launches(), TableCell(v).c_str());
   }
   if (selection.empty()) printf("(none)\n");
   printf("\nmonotony violations: a larger message is significantly faster\n");

@@ -1,6 +1,7 @@
 #include "daemon/engine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 #include <limits>
 #include <array>
@@ -9,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 
 #include "common/stats.h"
 #include "daemon/online.h"
@@ -125,8 +127,49 @@ struct RegimeVerdict {
   std::vector<RegimeEvidence> evidence;
 };
 
+std::string NotFasterReason(double margin) {
+  char text[96];
+  snprintf(text, sizeof text, "not significantly faster by the margin (%.0f %%)",
+           margin * 100);
+  return text;
+}
+
+// How a regime's timings were taken, in a reason's words.
+const char* PhraseOf(Regime r) {
+  switch (r) {
+    case Regime::kSync: return "from a barrier";
+    case Regime::kLoop: return "back to back";
+    case Regime::kImbalance: return "after uneven work";
+  }
+  return "";
+}
+
+// Why x is slower than y in regime r, as SlowerThan found it.
+std::string SlowerReason(const Launches& x, const Launches& y, Regime r,
+                         const EngineOptions& o) {
+  char text[128];
+  const double median = x.Median() / y.Median();
+  if (median > 1 + o.regime_slack) {
+    snprintf(text, sizeof text, "slower %s: median %.2fx default's", PhraseOf(r), median);
+    return text;
+  }
+  double worst = 0;
+  for (size_t i = 0; i < x.ids.size(); ++i) {
+    for (size_t j = 0; j < y.ids.size(); ++j) {
+      if (x.ids[i] == y.ids[j] && y.medians[j] > 0) {
+        worst = std::max(worst, x.medians[i] / y.medians[j]);
+      }
+    }
+  }
+  snprintf(text, sizeof text, "slower %s in one launch: %.2fx default's", PhraseOf(r), worst);
+  return text;
+}
+
+// `why` (may be null: the decisions' own calls do not ask) gets the first
+// reason x does not qualify against default, empty if it does.
 RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regimes,
-                           double margin, bool against_default, const EngineOptions& o) {
+                           double margin, bool against_default, const EngineOptions& o,
+                           std::string* why = nullptr) {
   RegimeVerdict v;
   bool won_any = false, slower_any = false, complete = true;
   double log_sum = 0, p_won = 0;
@@ -137,6 +180,7 @@ RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regime
     const Launches& br = base.in(r);
     if (xr.empty() || br.empty() || xr.Median() <= 0 || br.Median() <= 0) {
       complete = false;  // not timed in this regime: cannot be judged
+      if (why != nullptr && why->empty()) *why = std::string("not timed ") + PhraseOf(r);
       continue;
     }
     RegimeEvidence e;
@@ -152,12 +196,16 @@ RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regime
       won_any = true;
       p_won = std::max(p_won, p);
     }
-    if (SlowerThan(xr, br, o)) slower_any = true;
+    if (SlowerThan(xr, br, o)) {
+      slower_any = true;
+      if (why != nullptr && why->empty()) *why = SlowerReason(xr, br, r, o);
+    }
     log_sum += std::log(xr.Median() / br.Median());
     ++n;
     v.evidence.push_back(e);
   }
   v.qualified = complete && won_any && !slower_any;
+  if (why != nullptr && why->empty() && !won_any) *why = NotFasterReason(margin);
   v.score = n > 0 ? std::exp(log_sum / n) : 0;
   v.p = won_any ? p_won : 1;
   return v;
@@ -393,6 +441,18 @@ void AppendRanges(Collective c, const std::vector<SizeDecision>& sizes,
 }
 
 }  // namespace
+
+std::string WhyNotChosen(int a, const Series& x, const Series& def, const EngineOptions& o) {
+  const RegimeSet regimes = RegimesOf(def);
+  const double margin = MarginOf(a, o);
+  if (regimes == kSyncOnly) {
+    double p;
+    return BeatsDefault(x.sync(), def.sync(), margin, o, &p) ? "" : NotFasterReason(margin);
+  }
+  std::string why;
+  const RegimeVerdict v = JudgeRegimes(x, def, regimes, margin, true, o, &why);
+  return v.qualified ? "" : why;
+}
 
 std::string_view SourceName(Source s) {
   constexpr std::string_view kNames[] = {"campaign", "online", "pin"};  // the enum's order

@@ -187,6 +187,13 @@ struct ViolationFound {
   // Seed 003's guidelines: the derived datatype's layout the point was
   // measured with; contiguous for the others.
   LayoutKey layout;
+  // Guideline and selection violations: why the engine's tests keep the
+  // faster algorithm from replacing default here (a violation is found in
+  // the synchronized regime without a margin; a decision needs the margin
+  // and every regime), empty if they do not; and what the current table
+  // (FindViolations' `current`) runs at the point.
+  std::string not_chosen;
+  Algorithm table_algorithm = Algorithm::kDefault;
 };
 
 // Guideline violations (default significantly slower than a mock-up, by
@@ -194,8 +201,9 @@ struct ViolationFound {
 // the library's own algorithms) and monotony violations (default
 // significantly faster at the next larger measured size); and seed 003's
 // (the packed form faster than the derived-datatype call at a layout's point).
-std::vector<ViolationFound> FindViolations(
-    const std::vector<LaunchMedian>& points, const EngineOptions& options);
+std::vector<ViolationFound> FindViolations(const std::vector<LaunchMedian>& points,
+                                           const EngineOptions& options,
+                                           const std::vector<Rule>& current = {});
 
 }  // namespace colltune::daemon
 

@@ -100,6 +100,13 @@ bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p);
 bool BeatsDefault(const Launches& x, const Launches& def, double margin,
                   const EngineOptions& o, double* p);
 
+// Why algorithm `a`, timed as `x`, cannot replace default (timed as `def`)
+// at one point by the engine's tests, in words ("slower back to back in one
+// launch: 1.14x default's"); empty if it can. It may still not run there: a
+// faster candidate, the incumbent's hysteresis or a layout where it loses
+// can keep it out.
+std::string WhyNotChosen(int a, const Series& x, const Series& def, const EngineOptions& o);
+
 // What `current` decides for `bytes` of `c`: its plain rules, or those of
 // a datatype layout.
 Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,

@@ -389,9 +389,20 @@ absl::StatusOr<v1::GetViolationsResponse> Tuner::GetViolations(
   if (absl::Status s = RequireProfile(r.profile_id()); !s.ok()) return s;
   absl::StatusOr<const std::vector<LaunchMedian>*> medians = Medians(r.profile_id());
   if (!medians.ok()) return medians.status();
+  absl::StatusOr<std::optional<db::TableVersion>> table =
+      store_->tables().CurrentTable(r.profile_id());
+  if (!table.ok()) return table.status();
+  std::vector<Rule> rules;
+  if (table->has_value()) {
+    for (const db::StoredRule& rule : (*table)->rules) rules.push_back(rule.rule);
+  }
   v1::GetViolationsResponse response;
-  for (const ViolationFound& v : FindViolations(**medians, options_.engine)) {
+  for (const ViolationFound& v : FindViolations(**medians, options_.engine, rules)) {
     v1::Violation* out = response.add_violations();
+    if (v.kind != ViolationKind::kMonotony) {
+      out->set_table_algorithm(std::string(InfoOf(v.table_algorithm).name));
+      out->set_not_chosen(v.not_chosen);
+    }
     out->set_kind(std::string(ViolationKindName(v.kind)));
     out->set_collective(std::string(InfoOf(v.collective).name));
     out->set_algorithm(std::string(InfoOf(v.algorithm).name));

@@ -42,8 +42,9 @@ std::optional<ViolationFound> Faster(Collective c, int64_t bytes, int a,
 
 }  // namespace
 
-std::vector<ViolationFound> FindViolations(
-    const std::vector<LaunchMedian>& points, const EngineOptions& options) {
+std::vector<ViolationFound> FindViolations(const std::vector<LaunchMedian>& points,
+                                           const EngineOptions& options,
+                                           const std::vector<Rule>& current) {
   std::vector<ViolationFound> out;
   for (const auto& [c, sizes] : Group(points)) {
     const Collective coll = static_cast<Collective>(c);
@@ -57,7 +58,11 @@ std::vector<ViolationFound> FindViolations(
       for (const auto& [a, series] : algorithms) {
         const Launches& launches = series.sync();
         if (a == IndexOf(Algorithm::kDefault) || launches.empty()) continue;
-        if (auto v = Faster(coll, bytes, a, launches, *def, options)) out.push_back(*v);
+        if (auto v = Faster(coll, bytes, a, launches, *def, options)) {
+          v->not_chosen = WhyNotChosen(a, series, def_series->second, options);
+          v->table_algorithm = CurrentChoice(current, coll, bytes);
+          out.push_back(*v);
+        }
       }
       if (previous != nullptr) {
         const double p = MannWhitneyLess(def->medians, previous->medians);
@@ -92,6 +97,8 @@ std::vector<ViolationFound> FindViolations(
         if (auto v = Faster(coll, bytes, a, series.sync(), def->second.sync(), options)) {
           v->layout = {static_cast<LayoutClass>(layout_class),
                        static_cast<int8_t>(block_log2)};
+          v->not_chosen = WhyNotChosen(a, series, def->second, options);
+          v->table_algorithm = CurrentChoice(current, coll, bytes, v->layout);
           out.push_back(*v);
         }
       }

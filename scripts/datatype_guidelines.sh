@@ -15,7 +15,8 @@
 #  4. Each point with an established violation against the evaluation:
 #     repaired (the table runs a form there and the evaluation finds it
 #     faster than default by the margin), a form that runs level, or not
-#     repaired (default kept, with what the evaluation's best lost).
+#     repaired (default kept, with the daemon's reason, colltune violations'
+#     "table runs", and what the evaluation's best lost).
 # Processes are bound as in scripts/demo.sh.
 #
 #   scripts/datatype_guidelines.sh [--launches 3] [--np-openmpi 4] [--np-mpich 2]
@@ -124,7 +125,10 @@ for key in sorted(points):
         lost = " / ".join(o for _, o in pairs)
         if tuned == "default":
             state = "not repaired"
-            detail = f"default kept; tuned/oracle {lost} (sync / loop / imbalance)"
+            why = "; ".join(sorted({f"{v['algorithm']}: {v['not_chosen']}" for v in vs
+                                    if v.get("not_chosen")}))
+            detail = (f"default kept ({why or 'the engine took none'}); "
+                      f"tuned/oracle {lost} (sync / loop / imbalance)")
         else:
             state = "repaired" if verdict == "faster" else f"form runs, {verdict}"
             detail = f"{tuned}: tuned/default {ratios}"

@@ -89,19 +89,27 @@
       }
       return `default is ${fmtX(v.factor)} slower than ${v.algorithm} at ${fmtBytes(v.msg_bytes)}`;
     };
+    // What the current table runs at the point, and why the faster one
+    // cannot replace default where the engine's tests keep it out.
+    const tableRuns = (v) => {
+      if (v.kind === 'monotony' || v.kind === 'defect' || !v.table_algorithm) return '';
+      return [v.table_algorithm === 'default' ? 'default' : el('strong', {}, v.table_algorithm),
+        v.not_chosen ? el('span', { class: 'muted' }, ` (${v.algorithm} not chosen: ${v.not_chosen})`) : ''];
+    };
     const rows = sorted.map((v) => el('tr', { 'data-kind': v.kind, class: v.kind === 'selection' ? 'selection' : undefined },
       el('td', {}, kindCell(v)),
       el('td', {}, v.layout ? `${v.collective}@${v.layout}` : v.collective),
       el('td', {}, what(v)),
       el('td', { class: 'num' }, v.kind === 'defect' ? '' : fmtP(v.p_value)),
-      el('td', { class: 'num' }, v.kind === 'defect' ? '' : v.launches)));
+      el('td', { class: 'num' }, v.kind === 'defect' ? '' : v.launches),
+      el('td', { class: 'table-runs' }, tableRuns(v))));
     const counts = VIOLATION_KINDS.map((k) => `${violations.filter((v) => v.kind === k).length} ${k}`).join(' · ');
     return el('section', { id: 'violations' },
       el('h2', {}, `Violations (${violations.length})`),
       el('p', { class: 'muted' }, 'Where the MPI library\'s own collective is significantly slower than a composition of other collectives (guideline), than another of its own algorithms, which its selection rules should have picked (selection), or slower for a smaller message than for a larger one (monotony); and where one of its own algorithms is wrong for some calls (library defect).'),
       violations.length === 0 ? el('p', { class: 'muted' }, 'None found.')
         : [el('p', { class: 'counts' }, counts),
-          table(['Kind', 'Collective', 'What', { label: 'p-value', num: true }, { label: 'Launches', num: true }], rows, { class: 'violations' })]);
+          table(['Kind', 'Collective', 'What', { label: 'p-value', num: true }, { label: 'Launches', num: true }, 'Table runs'], rows, { class: 'violations' })]);
   }
 
   // What production jobs measured, per size bucket: each algorithm's median

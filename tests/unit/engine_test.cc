@@ -975,6 +975,45 @@ TEST(EngineRegimes, FasterSynchronizedButSlowerBackToBackKeepsDefault) {
   EXPECT_EQ(d[0].evidence.regimes.size(), 3u) << "judged in every regime";
 }
 
+TEST(EngineRegimes, AViolationSaysWhatTheTableRunsAndWhyTheFasterOneIsNot) {
+  // Found from a barrier (20 % faster), three times as slow back to back.
+  std::vector<ViolationFound> v =
+      FindViolations(ThreeRegimes({30, 31, 29, 30.5, 30.2}), EngineOptions{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].algorithm, kRB);
+  EXPECT_EQ(v[0].not_chosen, "slower back to back: median 3.00x default's");
+  EXPECT_EQ(v[0].table_algorithm, kDef) << "no current table: default";
+  // Level in the median back to back, 12 % slower in one launch of five.
+  v = FindViolations(ThreeRegimes({10.0, 10.1, 11.2, 9.9, 10.0}), EngineOptions{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].not_chosen, "slower back to back in one launch: 1.13x default's");
+  // Level back to back in every launch: nothing keeps it out, and the current
+  // table's choice at the point is reported.
+  const std::vector<Rule> current = {{Collective::kAllreduce, 0, 4095, kRB, 1.2},
+                                     {Collective::kAllreduce, 4096, kNoUpperBound, kDef, 1}};
+  v = FindViolations(ThreeRegimes({10.2, 10.4, 10.1, 10.3, 10.25}), EngineOptions{}, current);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].not_chosen, "");
+  EXPECT_EQ(v[0].table_algorithm, kRB);
+  // Not timed after uneven work: cannot be judged there.
+  std::vector<LaunchMedian> p;
+  for (Regime r : kAllRegimes) AddIn(&p, kDef, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+  for (Regime r : {Regime::kSync, Regime::kLoop}) {
+    AddIn(&p, kRB, 1024, r, {8, 8.1, 7.9, 8.2, 8.05});
+  }
+  v = FindViolations(p, EngineOptions{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].not_chosen, "not timed after uneven work");
+  // Timed from a barrier only (older campaigns): 5 % faster in every launch
+  // is a violation, and within the mock-ups' margin.
+  p.clear();
+  Add(&p, kDef, 1024, {10, 10.2, 9.9, 10.1, 10.05});
+  Add(&p, kRB, 1024, {9.5, 9.69, 9.4, 9.6, 9.55});
+  v = FindViolations(p, EngineOptions{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].not_chosen, "not significantly faster by the margin (10 %)");
+}
+
 TEST(EngineRegimes, ReplacesDefaultWhenLevelWhereItDoesNotWin) {
   // Back to back within the slack (2 % slower): it wins the other two.
   const std::vector<Decision> d =

@@ -106,6 +106,12 @@ expect "GET /profiles/ID/violations: library defects name the algorithm, the for
 expect "GET /profiles/ID/violations: selection violations name the library's own algorithm" 200 \
   "all((v['kind'] == 'selection') == v['algorithm'].startswith('native:') for v in d['violations'] if v['kind'] not in ('monotony', 'defect')) and all(v['guideline'] == '' and v['factor'] > 1 for v in d['violations'] if v['kind'] == 'selection') and ('allreduce', 'native:ring') in {(v['collective'], v['algorithm']) for v in d['violations'] if v['kind'] == 'selection'}" \
   GET "/api/v1/profiles/$ID/violations"
+# Each guideline and selection violation says what the current table runs
+# there; the seeded recursive doubling allreduce is faster from a barrier and
+# twice as slow back to back: not chosen, and the reason says where it lost.
+expect "GET /profiles/ID/violations: what the table runs, and why a faster algorithm is not chosen" 200 \
+  "all(v['table_algorithm'] != '' for v in d['violations'] if v['kind'] in ('guideline', 'selection')) and any(v['algorithm'] == 'native:recursive_doubling' and v['table_algorithm'] != v['algorithm'] and v['not_chosen'].startswith('slower back to back') for v in d['violations'])" \
+  GET "/api/v1/profiles/$ID/violations"
 expect "GET /profiles/ID/pins: none yet" 200 "d['pins'] == []" GET "/api/v1/profiles/$ID/pins"
 expect "GET /profiles/ID/jobs: 40 in all, newest first" 200 \
   "d['total'] == 40 and len(d['reports']) == 40 and d['reports'][0]['job_id'] == 'job-880039' and [r['received_at'] for r in d['reports']] == sorted((r['received_at'] for r in d['reports']), reverse=True)" \

@@ -225,6 +225,15 @@ async function main() {
   const selectionRow = await page.locator('table.violations tbody tr[data-kind="selection"]').first().textContent();
   check('a selection violation says the library\'s own algorithm is faster than its choice',
     /slower than the library's own native:/.test(selectionRow) && selectionRow.includes('selection rules'), selectionRow);
+  // Each guideline and selection violation shows what the table runs there,
+  // and why the faster algorithm is not chosen where the engine keeps it out.
+  const judged = violations.filter((v) => v.kind === 'guideline' || v.kind === 'selection');
+  const runsCells = await page.locator('table.violations tbody tr:is([data-kind="guideline"], [data-kind="selection"]) td.table-runs').allTextContents();
+  check('violations show what the table runs and why a faster algorithm is not chosen',
+    judged.length > 0 && runsCells.length === judged.length &&
+      judged.every((v) => runsCells.some((t) => t.startsWith(v.table_algorithm) && (!v.not_chosen || t.includes(v.not_chosen)))) &&
+      judged.some((v) => v.not_chosen !== ''),
+    `${runsCells.length} cells, API ${judged.length}: ${JSON.stringify(runsCells.slice(0, 3))}`);
   const counts = await page.locator('#violations p.counts').textContent();
   check('the violations section counts each kind',
     ['guideline', 'selection', 'monotony', 'defect'].every((k) => counts.includes(`${violations.filter((v) => v.kind === k).length} ${k}`)), counts);
