@@ -157,7 +157,9 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   std::vector<double> medians(algorithms.size(), 0);
   for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
   std::vector<Algorithm> chosen;
-  for (size_t i : RegimeCandidates(o.regime, medians)) chosen.push_back(algorithms[i]);
+  for (size_t i : RegimeCandidates(o.regime, medians, FamiliesOf(algorithms))) {
+    chosen.push_back(algorithms[i]);
+  }
   const RegimePlan plan = PlanFromProbe(o.regime, w, static_cast<int>(sync[0].size()),
                                         medians[0], b.comm);
   // Each rank's work before a call under imbalance: up to the call's own

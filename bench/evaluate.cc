@@ -180,7 +180,9 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
   std::vector<double> medians(algorithms.size());
   for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
   std::vector<Algorithm> series;
-  for (size_t i : RegimeCandidates(o.regime, medians)) series.push_back(algorithms[i]);
+  for (size_t i : RegimeCandidates(o.regime, medians, FamiliesOf(algorithms))) {
+    series.push_back(algorithms[i]);
+  }
   if (std::find(series.begin(), series.end(), tuned) == series.end()) series.push_back(tuned);
   const size_t candidates = series.size();
   series.push_back(tuned);  // measured as a series of its own

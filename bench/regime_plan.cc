@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "common/stats.h"
 
@@ -24,6 +25,12 @@ RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
 
 std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
                                      const std::vector<double>& sync_medians) {
+  return RegimeCandidates(o, sync_medians, std::vector<int>(sync_medians.size(), 0));
+}
+
+std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
+                                     const std::vector<double>& sync_medians,
+                                     const std::vector<int>& family) {
   std::vector<size_t> out;
   if (sync_medians.empty()) return out;
   out.push_back(0);
@@ -36,10 +43,21 @@ std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
   std::stable_sort(rest.begin(), rest.end(), [&](size_t a, size_t b) {
     return sync_medians[a] < sync_medians[b];
   });
-  if (rest.size() > static_cast<size_t>(std::max(0, o.max_candidates))) {
-    rest.resize(static_cast<size_t>(std::max(0, o.max_candidates)));
+  std::map<int, int> taken;  // family -> candidates so far
+  for (size_t i : rest) {
+    const int f = i < family.size() ? family[i] : 0;
+    if (taken[f] < o.max_candidates) {
+      ++taken[f];
+      out.push_back(i);
+    }
   }
-  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+std::vector<int> FamiliesOf(const std::vector<Algorithm>& algorithms) {
+  std::vector<int> out;
+  out.reserve(algorithms.size());
+  for (Algorithm a : algorithms) out.push_back(IsDatatypeForm(a) ? 1 : 0);
   return out;
 }
 

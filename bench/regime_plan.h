@@ -61,6 +61,19 @@ RegimePlan PlanRegimes(const RegimeOptions& o, int sync_reps_of_default,
 // are the same on every rank, so is the answer.
 std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
                                      const std::vector<double>& sync_medians);
+// The same with each algorithm in a family (`family[i]`; default's is not
+// read): each family gets its own `max_candidates`, and the answer is
+// default, then the candidates by synchronized median. At a derived-datatype
+// point the datatype forms (all a layout rule may name) and the plain
+// candidates (timed so that a plain choice slower on that layout keeps
+// default) are two families: plain candidates faster from a barrier would
+// otherwise crowd the forms out of the other regimes, and a form never timed
+// back to back can never be chosen.
+std::vector<size_t> RegimeCandidates(const RegimeOptions& o,
+                                     const std::vector<double>& sync_medians,
+                                     const std::vector<int>& family);
+// The families of RegimeCandidates: 1 for a datatype form, 0 for the rest.
+std::vector<int> FamiliesOf(const std::vector<Algorithm>& algorithms);
 
 // Of `algorithms` (default first) timed back to back as `samples`, default
 // and those whose median is within `prune` of default's: the others are

@@ -13,6 +13,21 @@ TEST(RegimeCandidates, DefaultThenTheFastestWithinThePrune) {
   EXPECT_EQ(got, (std::vector<size_t>{0, 3, 4}));
 }
 
+TEST(RegimeCandidates, EachFamilyGetsItsOwnCandidates) {
+  RegimeOptions o;
+  // At a derived-datatype point: two plain candidates (family 0) faster from
+  // a barrier than the packed form (family 1), which still gets timed.
+  const Algorithm packed = Algorithm::kBcastAsPacked;
+  const Algorithm plain = Algorithm::kBcastAsScatterAllgather;
+  const std::vector<int> families =
+      FamiliesOf({Algorithm::kDefault, plain, plain, packed, plain});
+  EXPECT_EQ(families, (std::vector<int>{0, 0, 0, 1, 0}));
+  EXPECT_EQ(RegimeCandidates(o, {10.0, 8.0, 8.5, 9.0, 8.2}, families),
+            (std::vector<size_t>{0, 1, 4, 3}));
+  // One family: as before, the two fastest.
+  EXPECT_EQ(RegimeCandidates(o, {10.0, 8.0, 8.5, 9.0, 8.2}), (std::vector<size_t>{0, 1, 4}));
+}
+
 TEST(RegimeCandidates, DefaultAloneWhenEveryCandidateIsFarSlower) {
   RegimeOptions o;
   EXPECT_EQ(RegimeCandidates(o, {10.0, 11.5, 20.0}), (std::vector<size_t>{0}));
