@@ -101,15 +101,26 @@ RegimeSet RegimesOf(const Series& def) {
   return set;
 }
 
+// The largest ratio of x's median to y's over the launches that timed both
+// (infinite where y's is 0 and x's is not).
+double WorstLaunchRatio(const Launches& x, const Launches& y) {
+  double worst = 0;
+  for (size_t i = 0; i < x.ids.size(); ++i) {
+    for (size_t j = 0; j < y.ids.size(); ++j) {
+      if (x.ids[i] != y.ids[j]) continue;
+      const double ratio = y.medians[j] > 0 ? x.medians[i] / y.medians[j]
+                           : x.medians[i] > 0 ? std::numeric_limits<double>::infinity()
+                                              : 0;
+      worst = std::max(worst, ratio);
+    }
+  }
+  return worst;
+}
+
 // In some launch, x's median is above y's of the same launch by more than
 // `margin`: x flips with the launch.
 bool SlowerInSomeLaunch(const Launches& x, const Launches& y, double margin) {
-  for (size_t i = 0; i < x.ids.size(); ++i) {
-    for (size_t j = 0; j < y.ids.size(); ++j) {
-      if (x.ids[i] == y.ids[j] && x.medians[i] > (1 + margin) * y.medians[j]) return true;
-    }
-  }
-  return false;
+  return WorstLaunchRatio(x, y) > 1 + margin;
 }
 
 // x is slower than y in a regime, as far as a decision may allow: its median
@@ -153,15 +164,8 @@ std::string SlowerReason(const Launches& x, const Launches& y, Regime r,
     snprintf(text, sizeof text, "slower %s: median %.2fx default's", PhraseOf(r), median);
     return text;
   }
-  double worst = 0;
-  for (size_t i = 0; i < x.ids.size(); ++i) {
-    for (size_t j = 0; j < y.ids.size(); ++j) {
-      if (x.ids[i] == y.ids[j] && y.medians[j] > 0) {
-        worst = std::max(worst, x.medians[i] / y.medians[j]);
-      }
-    }
-  }
-  snprintf(text, sizeof text, "slower %s in one launch: %.2fx default's", PhraseOf(r), worst);
+  snprintf(text, sizeof text, "slower %s in one launch: %.2fx default's", PhraseOf(r),
+           WorstLaunchRatio(x, y));
   return text;
 }
 
