@@ -257,9 +257,11 @@ std::string DeliverFinalReport(const FinalDelivery& delivery) {
       agent_needed = OthersSpooled(plan);
       if (!agent_needed) return line;
     } else if (sent.timed_out) {
-      // The daemon has the whole request but answered late (it may retune
-      // on a report): the agent sends the spooled copy again, which
-      // replaces the first (same run id), so nothing is lost either way.
+      // The whole request went out but no answer came in time (the daemon
+      // may be retuning on a report, or busy): it may have stored the
+      // report or not, since closing the connection cancels a call it had
+      // not read yet. The agent sends the spooled copy again, which
+      // replaces a stored one (same run id), so nothing is lost either way.
       line += " and sent to " + plan.server + " (no answer within " +
               std::to_string(kFinalizeAnswerMs) + " ms: the agent confirms it)";
       agent_needed = true;
