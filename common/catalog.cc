@@ -5,28 +5,6 @@
 namespace colltune {
 namespace {
 
-constexpr CollectiveInfo kCollectives[kNumCollectives] = {
-    {Collective::kAllgather, "allgather", "MPI_Allgather", false, SizeKey::kBytes},
-    {Collective::kAllgatherv, "allgatherv", "MPI_Allgatherv", true, SizeKey::kTotalBytes},
-    {Collective::kAllreduce, "allreduce", "MPI_Allreduce", false, SizeKey::kBytes},
-    {Collective::kAlltoall, "alltoall", "MPI_Alltoall", false, SizeKey::kBytes},
-    {Collective::kAlltoallv, "alltoallv", "MPI_Alltoallv", true, SizeKey::kNone},
-    {Collective::kAlltoallw, "alltoallw", "MPI_Alltoallw", true, SizeKey::kNone},
-    {Collective::kBarrier, "barrier", "MPI_Barrier", false, SizeKey::kNone},
-    {Collective::kBcast, "bcast", "MPI_Bcast", false, SizeKey::kBytes},
-    {Collective::kExscan, "exscan", "MPI_Exscan", false, SizeKey::kBytes},
-    {Collective::kGather, "gather", "MPI_Gather", false, SizeKey::kBytes},
-    {Collective::kGatherv, "gatherv", "MPI_Gatherv", true, SizeKey::kNone},
-    {Collective::kReduce, "reduce", "MPI_Reduce", false, SizeKey::kBytes},
-    {Collective::kReduceScatter, "reduce_scatter", "MPI_Reduce_scatter", true,
-     SizeKey::kTotalBytes},
-    {Collective::kReduceScatterBlock, "reduce_scatter_block",
-     "MPI_Reduce_scatter_block", false, SizeKey::kBytes},
-    {Collective::kScan, "scan", "MPI_Scan", false, SizeKey::kBytes},
-    {Collective::kScatter, "scatter", "MPI_Scatter", false, SizeKey::kBytes},
-    {Collective::kScatterv, "scatterv", "MPI_Scatterv", true, SizeKey::kNone},
-};
-
 constexpr AlgorithmInfo Native(int i, Collective c, std::string_view name,
                                uint8_t libraries, uint32_t segment = 0) {
   return {static_cast<Algorithm>(static_cast<int>(Algorithm::kFirstNative) + i),
@@ -217,12 +195,19 @@ constexpr AlgorithmInfo kAlgorithms[kNumAlgorithms] = {
 
 }  // namespace
 
-const CollectiveInfo& InfoOf(Collective c) { return kCollectives[IndexOf(c)]; }
-
 const AlgorithmInfo& InfoOf(Algorithm a) { return kAlgorithms[IndexOf(a)]; }
 
+// kCollectiveInfos (catalog.h) is indexed by the enum.
+constexpr bool CollectivesInEnumOrder() {
+  for (int i = 0; i < kNumCollectives; ++i) {
+    if (IndexOf(kCollectiveInfos[i].id) != i) return false;
+  }
+  return true;
+}
+static_assert(CollectivesInEnumOrder(), "kCollectiveInfos out of the enum's order");
+
 std::optional<Collective> ParseCollective(std::string_view name) {
-  for (const CollectiveInfo& info : kCollectives) {
+  for (const CollectiveInfo& info : kCollectiveInfos) {
     if (info.name == name) return info.id;
   }
   return std::nullopt;

@@ -127,11 +127,35 @@ struct AlgorithmInfo {
   }
 };
 
-const CollectiveInfo& InfoOf(Collective c);
-const AlgorithmInfo& InfoOf(Algorithm a);
-
 constexpr int IndexOf(Collective c) { return static_cast<int>(c); }
 constexpr int IndexOf(Algorithm a) { return static_cast<int>(a); }
+
+// In the enum's order. In the header so that InfoOf(Collective) is a
+// constant where the collective is: the shim's hot path reads its key.
+inline constexpr CollectiveInfo kCollectiveInfos[kNumCollectives] = {
+    {Collective::kAllgather, "allgather", "MPI_Allgather", false, SizeKey::kBytes},
+    {Collective::kAllgatherv, "allgatherv", "MPI_Allgatherv", true, SizeKey::kTotalBytes},
+    {Collective::kAllreduce, "allreduce", "MPI_Allreduce", false, SizeKey::kBytes},
+    {Collective::kAlltoall, "alltoall", "MPI_Alltoall", false, SizeKey::kBytes},
+    {Collective::kAlltoallv, "alltoallv", "MPI_Alltoallv", true, SizeKey::kNone},
+    {Collective::kAlltoallw, "alltoallw", "MPI_Alltoallw", true, SizeKey::kNone},
+    {Collective::kBarrier, "barrier", "MPI_Barrier", false, SizeKey::kNone},
+    {Collective::kBcast, "bcast", "MPI_Bcast", false, SizeKey::kBytes},
+    {Collective::kExscan, "exscan", "MPI_Exscan", false, SizeKey::kBytes},
+    {Collective::kGather, "gather", "MPI_Gather", false, SizeKey::kBytes},
+    {Collective::kGatherv, "gatherv", "MPI_Gatherv", true, SizeKey::kNone},
+    {Collective::kReduce, "reduce", "MPI_Reduce", false, SizeKey::kBytes},
+    {Collective::kReduceScatter, "reduce_scatter", "MPI_Reduce_scatter", true,
+     SizeKey::kTotalBytes},
+    {Collective::kReduceScatterBlock, "reduce_scatter_block",
+     "MPI_Reduce_scatter_block", false, SizeKey::kBytes},
+    {Collective::kScan, "scan", "MPI_Scan", false, SizeKey::kBytes},
+    {Collective::kScatter, "scatter", "MPI_Scatter", false, SizeKey::kBytes},
+    {Collective::kScatterv, "scatterv", "MPI_Scatterv", true, SizeKey::kNone},
+};
+
+constexpr const CollectiveInfo& InfoOf(Collective c) { return kCollectiveInfos[IndexOf(c)]; }
+const AlgorithmInfo& InfoOf(Algorithm a);
 
 std::optional<Collective> ParseCollective(std::string_view name);
 // The algorithm of collective `c` (or default) named `name`. Native names

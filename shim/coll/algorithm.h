@@ -208,18 +208,12 @@ __attribute__((noinline)) int ExecuteMockup(Algorithm id, const Call& call,
   return call.Native(env.comm);
 }
 
-// Runs `call` with algorithm `id`, or, if `id` cannot run this call, with the
-// first eligible algorithm of its `then` chain, else the library's
-// implementation. *ran (if given) says which ran. Returns the MPI error code.
+// Execute's part for the library's own algorithms that need checking or a
+// shadow made (collective: every rank comes here for the same call).
 template <class Call>
-int Execute(Algorithm id, const Call& call, const CollEnv& env, Outcome* outcome,
-            Algorithm* ran = nullptr) {
-  if (ran != nullptr) *ran = Algorithm::kDefault;
-  if (id == Algorithm::kDefault || MovesNothing(call, env)) {
-    *outcome = Outcome::kDefault;
-    return call.Native(env.comm);
-  }
-  if (!IsNative(id)) return ExecuteMockup(id, call, env, outcome, ran);
+__attribute__((noinline)) int ExecuteNative(Algorithm id, const Call& call,
+                                            const CollEnv& env, Outcome* outcome,
+                                            Algorithm* ran) {
   if (!NativeEligible(id, call, env)) {
     *outcome = Outcome::kIneligible;
     return call.Native(env.comm);
@@ -229,6 +223,37 @@ int Execute(Algorithm id, const Call& call, const CollEnv& env, Outcome* outcome
   *outcome = forced ? Outcome::kRan : Outcome::kIneligible;
   if (forced && ran != nullptr) *ran = id;
   return rc;
+}
+
+// Runs `call` with algorithm `id`, or, if `id` cannot run this call, with the
+// first eligible algorithm of its `then` chain, else the library's
+// implementation. *ran (if given) says which ran. Returns the MPI error code.
+// Inline and small: default, and a native algorithm whose shadow exists,
+// cost no call frame of their own; the rest is out of line.
+template <class Call>
+__attribute__((always_inline)) inline int Execute(Algorithm id, const Call& call,
+                                                 const CollEnv& env, Outcome* outcome,
+                                                 Algorithm* ran = nullptr) {
+  if (ran != nullptr) *ran = Algorithm::kDefault;
+  if (id == Algorithm::kDefault || MovesNothing(call, env)) {
+    *outcome = Outcome::kDefault;
+    return call.Native(env.comm);
+  }
+  if (!IsNative(id)) return ExecuteMockup(id, call, env, outcome, ran);
+  // The common case, a native algorithm with nothing to check per call whose
+  // shadow an earlier call made: the call itself on it (NativeEligible's
+  // tests are answered by the shadow's existence).
+  if (env.natives != nullptr) {
+    if (const MPI_Comm shadow = env.natives->UncheckedShadowOf(id, env.native_comms);
+        shadow != MPI_COMM_NULL) {
+      *outcome = Outcome::kRan;
+      if (ran != nullptr) *ran = id;
+      const int rc = call.Native(shadow);
+      if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(env.comm, rc);
+      return rc;
+    }
+  }
+  return ExecuteNative(id, call, env, outcome, ran);
 }
 
 }  // namespace colltune::shim

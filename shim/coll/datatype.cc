@@ -141,8 +141,11 @@ int GetLayout(MPI_Datatype type, Layout* layout) {
 
 bool IsPredefinedType(MPI_Datatype type) { return Predefined().Find(type) != nullptr; }
 
-int64_t TypeSize(MPI_Datatype type) {
-  if (const Layout* known = Predefined().Find(type)) return known->size;
+int64_t type_size::Ask(MPI_Datatype type) {
+  if (const Layout* known = Predefined().Find(type)) {
+    tls_last = {type, known->size, true};
+    return known->size;
+  }
   int size = 0;
   if (PMPI_Type_size(type, &size) != MPI_SUCCESS) return -1;
   return size;

@@ -67,7 +67,25 @@ int GetLayouts(MPI_Datatype sendtype, bool in_place, MPI_Datatype recvtype, Layo
                Layout* recv);
 
 // MPI_Type_size, from the same table for predefined types; -1 on error.
-int64_t TypeSize(MPI_Datatype type);
+// Inline for the predefined type this thread asked for last: a dispatched
+// call asks once, mostly of the type its predecessor had (predefined handles
+// never change meaning; derived ones are asked of MPI every time).
+inline int64_t TypeSize(MPI_Datatype type);
+namespace type_size {
+struct Last {
+  MPI_Datatype type;
+  int64_t size;
+  bool set;
+};
+// Initial-exec TLS, zero-initialized: one load off the thread pointer.
+inline thread_local Last tls_last __attribute__((tls_model("initial-exec"))) = {};
+int64_t Ask(MPI_Datatype type);  // the table, else MPI; remembers predefined types
+}  // namespace type_size
+inline int64_t TypeSize(MPI_Datatype type) {
+  const type_size::Last& last = type_size::tls_last;
+  if (last.set && last.type == type) return last.size;
+  return type_size::Ask(type);
+}
 
 // Copies `count` elements of `type` at `buf` to `bytes` as packed bytes.
 int PackBytes(const void* buf, int64_t count, MPI_Datatype type,

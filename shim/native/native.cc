@@ -87,6 +87,7 @@ NativeAlgorithms::NativeAlgorithms() {
   for (int a = 0; a < kNumAlgorithms; ++a) {
     only_size_[a] = InfoOf(static_cast<Algorithm>(a)).only_size;
     segment_[a] = InfoOf(static_cast<Algorithm>(a)).segment;
+    per_call_checks_[a] = segment_[a] != 0 ? 1 : 0;
   }
 }
 
@@ -219,6 +220,9 @@ std::unique_ptr<NativeAlgorithms> NativeAlgorithms::Discover(
     for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
       n->quirk_forms_[a] = QuirkFormsOf(static_cast<Algorithm>(a), kLibrary, "");
     }
+  }
+  for (int a = IndexOf(Algorithm::kFirstNative); a < kNumAlgorithms; ++a) {
+    if (n->quirk_forms_[a] != 0) n->per_call_checks_[a] = 1;
   }
   return n;
 }

@@ -87,6 +87,15 @@ class NativeAlgorithms {
   // (the caller may run the call on it directly, as Run would), else
   // MPI_COMM_NULL.
   inline MPI_Comm ShadowOf(Algorithm a, const NativeComms* comms) const;
+  // The same where nothing about a call needs checking first (`a` has no
+  // forced segment size, whose eligibility depends on the call's bytes, and
+  // no quirk form): a forced call's whole path once its shadow exists. A
+  // shadow exists only where `a` was Runnable on its communicator, whose
+  // size never changes.
+  __attribute__((always_inline)) MPI_Comm UncheckedShadowOf(Algorithm a,
+                                                           const NativeComms* comms) const {
+    return per_call_checks_[IndexOf(a)] == 0 ? ShadowOf(a, comms) : MPI_COMM_NULL;
+  }
 
  private:
   friend class NativeComms;
@@ -109,6 +118,8 @@ class NativeAlgorithms {
   // AlgorithmInfo's only_size and segment, copied here for the hot path.
   std::array<uint8_t, kNumAlgorithms> only_size_{};
   std::array<uint32_t, kNumAlgorithms> segment_{};
+  // 1 where segment_ or quirk_forms_ is set: a call must be checked.
+  std::array<uint8_t, kNumAlgorithms> per_call_checks_{};
   // Each collective's algorithm control and segment size control (ids of
   // controls_), -1 for none.
   std::array<int, kNumCollectives> control_id_;

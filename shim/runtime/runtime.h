@@ -99,7 +99,7 @@ class Runtime {
   // calls on one communicator skip MPI's attribute lookup (which costs ~170
   // instructions in Open MPI and grows with the number of keys in MPICH,
   // seed 002); freeing any communicator's state forgets all of these.
-  CommState* StateOf(MPI_Comm comm) {
+  __attribute__((always_inline)) CommState* StateOf(MPI_Comm comm) {
     // A state is freed only with its communicator (or at MPI_Finalize), and
     // a collective on a communicator being freed is erroneous: a state
     // remembered in the current epoch is alive.
@@ -158,7 +158,8 @@ class Runtime {
   // Counts what a dispatched call did and says so under COLLTUNE_VERBOSE.
   // Inline for the common case: the chosen algorithm ran, not for the first
   // time on this communicator.
-  void Record(CommState& s, Collective c, Algorithm a, Outcome outcome, Algorithm ran) {
+  __attribute__((always_inline)) void Record(CommState& s, Collective c, Algorithm a,
+                                             Outcome outcome, Algorithm ran) {
     if (outcome == Outcome::kRan) {
       if (s.runs[IndexOf(a)]++ == 0) NoteFirstRun(s, c, a);
     } else if (outcome == Outcome::kIneligible) {
