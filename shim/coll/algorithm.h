@@ -156,16 +156,24 @@ bool NativeEligible(Algorithm id, const Call& call, const CollEnv& env) {
   return quirks == 0 || FormOf(call, env, quirks) == 0;
 }
 
+// `call` itself on `shadow`, the user's communicator's shadow with a native
+// algorithm forced. The shadow returns errors; the user's communicator's
+// handler judges them.
+template <class Call>
+__attribute__((always_inline)) inline int RunOnShadow(const Call& call, const CollEnv& env,
+                                                      MPI_Comm shadow) {
+  const int rc = call.Native(shadow);
+  if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(env.comm, rc);
+  return rc;
+}
+
 template <class Call>
 int RunNative(Algorithm id, const Call& call, const CollEnv& env, bool* forced) {
   // The common case, a shadow made by an earlier call: the call itself on it.
   if (const MPI_Comm shadow = env.natives->ShadowOf(id, env.native_comms);
       shadow != MPI_COMM_NULL) {
     *forced = true;
-    const int rc = call.Native(shadow);
-    // The shadow returns errors; the user's communicator's handler judges them.
-    if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(env.comm, rc);
-    return rc;
+    return RunOnShadow(call, env, shadow);
   }
   return env.natives->Run(
       id, env.comm, env.native_comms,
@@ -248,9 +256,7 @@ __attribute__((always_inline)) inline int Execute(Algorithm id, const Call& call
         shadow != MPI_COMM_NULL) {
       *outcome = Outcome::kRan;
       if (ran != nullptr) *ran = id;
-      const int rc = call.Native(shadow);
-      if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(env.comm, rc);
-      return rc;
+      return RunOnShadow(call, env, shadow);
     }
   }
   return ExecuteNative(id, call, env, outcome, ran);
