@@ -92,12 +92,14 @@ __attribute__((noinline)) int ByLayout(Runtime* rt, CommState* s, const Call& ca
 
 // A call of a collective the table can change: state, tick, choice. Inlined
 // into Slow, its only caller: one call frame less on every dispatched call.
+// `ticked`: the wrapper's countdown picked this call to sample.
 template <class Call>
-__attribute__((always_inline)) inline int Dispatch(Runtime* rt, const Call& call, MPI_Comm comm) {
+__attribute__((always_inline)) inline int Dispatch(Runtime* rt, const Call& call, MPI_Comm comm,
+                                                   bool ticked) {
   CommState* s = rt->StateOf(comm);
   if (s == nullptr) return call.Native(comm);
   if (s->observer) {
-    if (rt->Exploring() ? s->observer->Tick(Call::kCollective) : rt->SampleNow()) {
+    if (ticked || (rt->Exploring() ? s->observer->Tick(Call::kCollective) : rt->SampleNow())) {
       if (!rt->Exploring()) rt->Resample();
       return Event(rt, s, call);
     }
@@ -123,7 +125,7 @@ __attribute__((noinline)) int Slow(Native native, MPI_Comm comm, bool ticked,
   constexpr Collective c = Call::kCollective;
   Runtime* rt = Runtime::Current();
   if (rt == nullptr) return native(args..., comm);  // only if MPI was misused
-  if (rt->Active(c)) return Dispatch(rt, Call{args...}, comm);
+  if (rt->Active(c)) return Dispatch(rt, Call{args...}, comm, ticked);
   if (ticked && !rt->Exploring()) rt->Resample();  // the countdown expired
   CommState* s = rt->StateOf(comm);
   if (s == nullptr || !s->observer) return native(args..., comm);
@@ -133,6 +135,47 @@ __attribute__((noinline)) int Slow(Native native, MPI_Comm comm, bool ticked,
   return native(args..., comm);
 }
 
+// Forced's long ways, with the wrapper's own arguments (so that each is a
+// plain jump): a call that could not go straight to a shadow (the first on
+// its communicator, another communicator than this thread's last, a call
+// that moves nothing) takes Slow's way, and where it went to a shadow the
+// next ones on this communicator may go there directly; a call the
+// countdown picked to sample takes Slow's too.
+template <class Call, class... Args>
+__attribute__((noinline)) int ForcedSlow(Args... args, MPI_Comm comm) {
+  const int rc = Slow<Call>(+[](Args... a, MPI_Comm c) { return Call{a...}.Native(c); },
+                            comm, false, args...);
+  if (CommState* s = Runtime::CachedState(comm);
+      s != nullptr && s->direct[IndexOf(Call::kCollective)].runs == nullptr) {
+    if (const Runtime* rt = Runtime::Current()) rt->NoteDirect(*s, Call::kCollective);
+  }
+  return rc;
+}
+template <class Call, class... Args>
+__attribute__((noinline)) int ForcedSampled(Args... args, MPI_Comm comm) {
+  return Slow<Call>(+[](Args... a, MPI_Comm c) { return Call{a...}.Native(c); }, comm, true,
+                    args...);
+}
+
+// A call under Runtime::kForced: what Dispatch and Execute would do, from
+// the thread's last state, without the runtime: the call on the shadow,
+// counted, the user's communicator's handler judging errors. A call that
+// moves nothing runs the default, so it takes the long way.
+template <class Call, class... Args>
+__attribute__((noinline)) int Forced(Args... args, MPI_Comm comm) {
+  if (CommState* s = Runtime::CachedState(comm)) {
+    const CommState::Direct& d = s->direct[IndexOf(Call::kCollective)];
+    if (d.runs != nullptr && !MovesNothing(Call{args...}, s->env)) {
+      if (Runtime::SampleNow()) return ForcedSampled<Call, Args...>(args..., comm);
+      ++*d.runs;
+      const int rc = Call{args...}.Native(d.shadow);
+      if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, rc);
+      return rc;
+    }
+  }
+  return ForcedSlow<Call, Args...>(args..., comm);
+}
+
 // Every wrapper's entry. The library's own function is called directly (a
 // tail call, the arguments untouched, no frame) when the shim has nothing to
 // do for this call, and when it only counts the call: on a per-thread
@@ -140,7 +183,7 @@ __attribute__((noinline)) int Slow(Native native, MPI_Comm comm, bool ticked,
 // when exploring. The first two cases read one byte and, when sampling, one
 // thread-local counter.
 template <class Call, class Native, class... Args>
-inline int Enter(Native native, MPI_Comm comm, Args... args) {
+__attribute__((always_inline)) inline int Enter(Native native, MPI_Comm comm, Args... args) {
   constexpr Collective c = Call::kCollective;
   const Runtime::Mode mode = Runtime::ModeOf(c);
   if (mode == Runtime::kPass) return native(args..., comm);
@@ -154,6 +197,7 @@ inline int Enter(Native native, MPI_Comm comm, Args... args) {
       return Slow<Call>(native, comm, true, args...);
     }
   }
+  if (mode == Runtime::kForced) return Forced<Call, Args...>(args..., comm);
   return Slow<Call>(native, comm, false, args...);
 }
 
@@ -265,13 +309,17 @@ int Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
 
 using namespace colltune::shim;  // NOLINT: the wrappers are C entry points
 
-COLLTUNE_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount,
+// Each C entry point is its api:: function inlined whole (flatten), so that
+// the pass-through is the entry point's own jump to the library.
+#define COLLTUNE_C_ENTRY COLLTUNE_EXPORT __attribute__((flatten))
+
+COLLTUNE_C_ENTRY int MPI_Allgather(const void* sendbuf, int sendcount,
                                   MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                   MPI_Datatype recvtype, MPI_Comm comm) {
   return api::Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount,
+COLLTUNE_C_ENTRY int MPI_Allgatherv(const void* sendbuf, int sendcount,
                                    MPI_Datatype sendtype, void* recvbuf,
                                    const int recvcounts[], const int displs[],
                                    MPI_Datatype recvtype, MPI_Comm comm) {
@@ -279,18 +327,18 @@ COLLTUNE_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount,
                          recvtype, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
+COLLTUNE_C_ENTRY int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return api::Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount,
+COLLTUNE_C_ENTRY int MPI_Alltoall(const void* sendbuf, int sendcount,
                                  MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                  MPI_Datatype recvtype, MPI_Comm comm) {
   return api::Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[],
+COLLTUNE_C_ENTRY int MPI_Alltoallv(const void* sendbuf, const int sendcounts[],
                                   const int sdispls[], MPI_Datatype sendtype,
                                   void* recvbuf, const int recvcounts[],
                                   const int rdispls[], MPI_Datatype recvtype,
@@ -299,7 +347,7 @@ COLLTUNE_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[],
                         rdispls, recvtype, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Alltoallw(const void* sendbuf, const int sendcounts[],
+COLLTUNE_C_ENTRY int MPI_Alltoallw(const void* sendbuf, const int sendcounts[],
                                   const int sdispls[], const MPI_Datatype sendtypes[],
                                   void* recvbuf, const int recvcounts[],
                                   const int rdispls[], const MPI_Datatype recvtypes[],
@@ -308,63 +356,63 @@ COLLTUNE_EXPORT int MPI_Alltoallw(const void* sendbuf, const int sendcounts[],
                         rdispls, recvtypes, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Barrier(MPI_Comm comm) { return api::Barrier(comm); }
+COLLTUNE_C_ENTRY int MPI_Barrier(MPI_Comm comm) { return api::Barrier(comm); }
 
-COLLTUNE_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
+COLLTUNE_C_ENTRY int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                               MPI_Comm comm) {
   return api::Bcast(buffer, count, datatype, root, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count,
+COLLTUNE_C_ENTRY int MPI_Exscan(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return api::Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+COLLTUNE_C_ENTRY int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                int root, MPI_Comm comm) {
   return api::Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                      comm);
 }
 
-COLLTUNE_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+COLLTUNE_C_ENTRY int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, const int recvcounts[], const int displs[],
                                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return api::Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                       root, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
+COLLTUNE_C_ENTRY int MPI_Reduce(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, int root,
                                MPI_Comm comm) {
   return api::Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf,
+COLLTUNE_C_ENTRY int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf,
                                        const int recvcounts[], MPI_Datatype datatype,
                                        MPI_Op op, MPI_Comm comm) {
   return api::Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf,
+COLLTUNE_C_ENTRY int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf,
                                              int recvcount, MPI_Datatype datatype,
                                              MPI_Op op, MPI_Comm comm) {
   return api::Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count,
+COLLTUNE_C_ENTRY int MPI_Scan(const void* sendbuf, void* recvbuf, int count,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return api::Scan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-COLLTUNE_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+COLLTUNE_C_ENTRY int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                 int root, MPI_Comm comm) {
   return api::Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                       comm);
 }
 
-COLLTUNE_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[],
+COLLTUNE_C_ENTRY int MPI_Scatterv(const void* sendbuf, const int sendcounts[],
                                  const int displs[], MPI_Datatype sendtype, void* recvbuf,
                                  int recvcount, MPI_Datatype recvtype, int root,
                                  MPI_Comm comm) {

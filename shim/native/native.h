@@ -94,8 +94,9 @@ class NativeAlgorithms {
   // size never changes.
   __attribute__((always_inline)) MPI_Comm UncheckedShadowOf(Algorithm a,
                                                            const NativeComms* comms) const {
-    return per_call_checks_[IndexOf(a)] == 0 ? ShadowOf(a, comms) : MPI_COMM_NULL;
+    return Unchecked(a) ? ShadowOf(a, comms) : MPI_COMM_NULL;
   }
+  bool Unchecked(Algorithm a) const { return per_call_checks_[IndexOf(a)] == 0; }
 
  private:
   friend class NativeComms;

@@ -193,7 +193,11 @@ void Runtime::PublishModes() const {
     const Collective c = static_cast<Collective>(i);
     Mode mode = kPass;
     if (Active(c)) {
-      mode = kDispatch;
+      const std::optional<Algorithm>& f = table_.forced(c);
+      mode = f && IsNative(*f) && natives_ != nullptr && natives_->Unchecked(*f) &&
+                     !Exploring()
+                 ? kForced
+                 : kDispatch;
     } else if (Exploring()) {
       mode = kExplore;
     } else if (Observing()) {
@@ -203,6 +207,16 @@ void Runtime::PublishModes() const {
   }
   // Counted collectives (counted.h): only when the job reports.
   counted::on.store(Observing() ? 1 : 0, std::memory_order_relaxed);
+}
+
+void Runtime::NoteDirect(CommState& s, Collective c) const {
+  const std::optional<Algorithm>& f = table_.forced(c);
+  if (!f || !s.intra || s.env.natives == nullptr) return;
+  // Execute's direct path would take this shadow, on every later call: it
+  // exists only where the algorithm can run on this communicator.
+  const MPI_Comm shadow = s.env.natives->UncheckedShadowOf(*f, s.env.native_comms);
+  if (shadow == MPI_COMM_NULL) return;
+  s.direct[IndexOf(c)] = CommState::Direct{shadow, &s.runs[IndexOf(*f)]};
 }
 
 void Runtime::ClearModes() {

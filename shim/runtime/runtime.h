@@ -45,6 +45,14 @@ struct CommState {
   // Online sampling and exploration (null when not observing), and which
   // table section the communicator's statistics belong to.
   std::unique_ptr<CommObserver> observer;
+  // Per collective under Runtime::kForced: the shadow its calls go straight
+  // to and the forced algorithm's counter in `runs`, set once a call made
+  // the shadow (runs null until then).
+  struct Direct {
+    MPI_Comm shadow{};
+    uint64_t* runs = nullptr;
+  };
+  std::array<Direct, kNumCollectives> direct{};
   int section_index = kNoSection;
   MPI_Comm p2p = MPI_COMM_NULL;  // env.p2p points here
   NodeLayout nodes;              // env.nodes points here
@@ -75,6 +83,11 @@ class Runtime {
     kSample = 1,    // sampling only: a per-thread countdown picks the calls
     kExplore = 2,   // every call counts on its communicator
     kDispatch = 3,  // the table may change this call
+    // Forced (COLLTUNE_FORCE) to a native algorithm with nothing to check
+    // per call, and no exploration: once a call on a communicator made its
+    // shadow, the wrapper runs the next ones there itself (CommState::direct),
+    // as Dispatch would, without the runtime.
+    kForced = 4,
   };
   static Mode ModeOf(Collective c) {
     return static_cast<Mode>(modes_[IndexOf(c)].load(std::memory_order_relaxed));
@@ -120,6 +133,19 @@ class Runtime {
     }
     return nullptr;
   }
+
+  // The state of `comm` if this thread looked it up last, else null.
+  __attribute__((always_inline)) static CommState* CachedState(MPI_Comm comm) {
+    const LastComm& last = tls_last_;
+    if (last.comm == comm && last.epoch == epoch_.load(std::memory_order_acquire)) {
+      return last.state;
+    }
+    return nullptr;
+  }
+
+  // Under kForced, after a call of `c` on `s`: where the call went straight
+  // to a shadow, its later calls may too (CommState::direct).
+  void NoteDirect(CommState& s, Collective c) const;
 
   // The algorithm for a call; `key_bytes` is the call's rank-invariant size.
   template <class KeyFn>

@@ -155,4 +155,17 @@ if grep -q "errors returned" <<<"$out"; then
 else
   fail "errors are returned with every mock-up forced (Open MPI)" "$out"
 fi
+# Open MPI's own algorithms forced, one per collective that has one needing
+# no per-call check: after a valid call made its shadow, the invalid call
+# goes straight there (Runtime::kForced), and the user's handler still
+# answers with the shadow's error.
+NATIVES=$("$COLLTUNE_CLI" algorithms | awk '$3 == "native" && /Open MPI/ && $2 !~ /_seg|two_proc|han|default/ && !seen[$1]++ { printf "%s%s=%s", sep, $1, $2; sep="," }')
+out=$(run_openmpi -np 3 -x LD_PRELOAD="$SHIM" -x COLLTUNE_FORCE="$NATIVES" -x COLLTUNE_VERBOSE=1 \
+      "$ERRORS" --valid-first 2>&1)
+if grep -q "errors returned" <<<"$out" && [ "$(grep -o "=native:" <<<"$NATIVES" | wc -l)" -ge 10 ]; then
+  pass "errors are returned with Open MPI's algorithms forced, after a valid call of each"
+else
+  fail "errors are returned with Open MPI's algorithms forced, after a valid call of each" \
+    "$NATIVES"$'\n'"$out"
+fi
 finish
