@@ -135,26 +135,21 @@ __attribute__((noinline)) int Slow(Native native, MPI_Comm comm, bool ticked,
   return native(args..., comm);
 }
 
-// Forced's long ways, with the wrapper's own arguments (so that each is a
-// plain jump): a call that could not go straight to a shadow (the first on
-// its communicator, another communicator than this thread's last, a call
-// that moves nothing) takes Slow's way, and where it went to a shadow the
-// next ones on this communicator may go there directly; a call the
-// countdown picked to sample takes Slow's too.
-template <class Call, class... Args>
+// Forced's long way, with the wrapper's own arguments (so that reaching it
+// is a plain jump): Slow's, for a call that could not go straight to a
+// shadow (the first on its communicator, another communicator than this
+// thread's last, a call that moves nothing) or that the countdown picked to
+// sample (`ticked`). Where the call went to a shadow, the next ones on this
+// communicator may go there directly.
+template <class Call, bool ticked, class... Args>
 __attribute__((noinline)) int ForcedSlow(Args... args, MPI_Comm comm) {
   const int rc = Slow<Call>(+[](Args... a, MPI_Comm c) { return Call{a...}.Native(c); },
-                            comm, false, args...);
+                            comm, ticked, args...);
   if (CommState* s = Runtime::CachedState(comm);
       s != nullptr && s->direct[IndexOf(Call::kCollective)].runs == nullptr) {
     if (const Runtime* rt = Runtime::Current()) rt->NoteDirect(*s, Call::kCollective);
   }
   return rc;
-}
-template <class Call, class... Args>
-__attribute__((noinline)) int ForcedSampled(Args... args, MPI_Comm comm) {
-  return Slow<Call>(+[](Args... a, MPI_Comm c) { return Call{a...}.Native(c); }, comm, true,
-                    args...);
 }
 
 // A call under Runtime::kForced: what Dispatch and Execute would do, from
@@ -166,14 +161,12 @@ __attribute__((noinline)) int Forced(Args... args, MPI_Comm comm) {
   if (CommState* s = Runtime::CachedState(comm)) {
     const CommState::Direct& d = s->direct[IndexOf(Call::kCollective)];
     if (d.runs != nullptr && !MovesNothing(Call{args...}, s->env)) {
-      if (Runtime::SampleNow()) return ForcedSampled<Call, Args...>(args..., comm);
+      if (Runtime::SampleNow()) return ForcedSlow<Call, true, Args...>(args..., comm);
       ++*d.runs;
-      const int rc = Call{args...}.Native(d.shadow);
-      if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, rc);
-      return rc;
+      return RunOnShadow(Call{args...}, s->env, d.shadow);
     }
   }
-  return ForcedSlow<Call, Args...>(args..., comm);
+  return ForcedSlow<Call, false, Args...>(args..., comm);
 }
 
 // Every wrapper's entry. The library's own function is called directly (a

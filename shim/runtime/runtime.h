@@ -116,11 +116,7 @@ class Runtime {
     // A state is freed only with its communicator (or at MPI_Finalize), and
     // a collective on a communicator being freed is erroneous: a state
     // remembered in the current epoch is alive.
-    const LastComm& last = tls_last_;
-    if (last.comm == comm && last.epoch == epoch_.load(std::memory_order_acquire) &&
-        last.state != nullptr) {
-      return last.state;
-    }
+    if (CommState* s = CachedState(comm)) return s;
     return StateOfSlow(comm);
   }
 
