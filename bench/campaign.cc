@@ -485,7 +485,7 @@ int RunCampaign(const Options& o, Bench& b) {
     if (b.sync->invalid() > 0) {
       fprintf(stderr, "; %lld late repetitions repeated", b.sync->invalid());
     }
-    fprintf(stderr, "\n");
+    fprintf(stderr, "; heap %s\n", b.heap.c_str());
     if (!o.server.empty() && !upload_failed) {
       fprintf(stderr,
               "colltune-bench: uploaded %lld points and %lld series in other regimes "

@@ -104,6 +104,8 @@ out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --name irregula
       --nrep 10 --quiet </dev/null 2>&1)
 check "a rerun skips every stored distribution point" \
   grep -q "$irregular already stored were skipped" <<<"$out"
+check "the launch measured with the heap in its fixed state (bench/heap.h)" \
+  grep -q "; heap fixed: blocks up to 32 MiB from it" <<<"$out"
 
 # 1c. The collectives added later: barrier has one point (no size), exscan
 # the sizes, allgatherv and reduce_scatter a point per distribution at each
