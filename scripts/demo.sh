@@ -138,8 +138,9 @@ echo "== the same MPI program without and with the shim ($LIBRARY_NAME, $NP proc
 # after uneven work (each rank computes up to the call's own time before
 # each call), $PROGRAM_LAUNCHES launches each way, alternating, processes
 # bound as for the campaign; the verdict compares the medians of the steady
-# loop, timed after a first loop of as many calls ("first": the speedup in
-# that first loop, which holds what a process pays once).
+# loop, timed after a first loop of 3000 calls (300 above 64 KiB; "first":
+# the speedup in that first loop, which holds what a process pays once, and
+# where glibc may still trim its heap after every call: results-2026-11-28).
 "$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" ${LAYOUT[@]+"${LAYOUT[@]}"} --json > "$WORK/table.json"
 if [ "$PROFILE" -gt 0 ]; then
   "$COLLTUNE" --server "$SERVER" profile "$PROFILE" --json > "$WORK/profile.json"
