@@ -204,10 +204,10 @@ printf '   %-10s %8s  %-36s %-9s %10s %10s %7s %7s  %s\n' collective bytes "tune
 slower=0 faster=0 level=0
 : > "$WORK/ratios"
 # The steady loop lasts about a quarter of a second of default's time (a
-# calibration launch sizes it): loops of a few milliseconds time a transient
-# (gather 64 B: 2 us a call over 3000 calls, 6-8 us over 100 000, when the
-# root has met the messages piling up behind it), and a loop shorter than a
-# scheduler tick is decided by where a preemption falls.
+# calibration launch sizes it): loops of a few milliseconds time a transient,
+# before a root has met the messages piling up behind it, and a loop shorter
+# than a scheduler tick is decided by where a preemption falls
+# (docs/results-2026-11-28.md, "The demo's program, timed in its steady state").
 loop_iters() {  # collective bytes
   local t
   t=$(run_mix plain "$1" "$2" 3000 | cut -d/ -f1)
@@ -238,18 +238,12 @@ plain = [float(x.split("/")[0]) for x in sys.argv[1].split()]
 tuned = [float(x.split("/")[0]) for x in sys.argv[2].split()]
 final = len(sys.argv) > 3
 def p_greater(a, b):
-    """Exact P(U >= observed) for 'a tends to be larger than b' (ties count half)."""
-    def u(xs, ys):
-        return sum(1.0 if x > y else 0.5 if x == y else 0.0 for x in xs for y in ys)
-    pooled, n, obs = a + b, len(a), u(a, b)
-    splits = list(itertools.combinations(range(len(pooled)), n))
-    hits = 0
-    for idx in splits:
-        chosen = set(idx)
-        xs = [pooled[i] for i in idx]
-        ys = [pooled[i] for i in range(len(pooled)) if i not in chosen]
-        hits += u(xs, ys) >= obs - 1e-9
-    return hits / len(splits)
+    """Exact one-sided Mann-Whitney p that `a` tends to be larger than `b` (ties count half)."""
+    u = lambda xs, ys: sum((x > y) + 0.5 * (x == y) for x in xs for y in ys)
+    pooled, observed = a + b, u(a, b)
+    splits = list(itertools.combinations(range(len(pooled)), len(a)))
+    return sum(u([pooled[i] for i in s], [pooled[i] for i in range(len(pooled)) if i not in s])
+               >= observed - 1e-9 for s in splits) / len(splits)
 r = statistics.median(plain) / statistics.median(tuned)
 spread = "default's own launches %.2f-%.2f us" % (min(plain), max(plain))
 launches = "%d launches each way" % len(plain)
