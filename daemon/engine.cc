@@ -20,10 +20,21 @@
 namespace colltune::daemon {
 namespace {
 struct SizeDecision {
+  // What a size's decision would be with another qualified candidate.
+  struct Alternative {
+    Algorithm algorithm;
+    double speedup;
+    Evidence evidence;
+  };
   int64_t bytes;
   Algorithm algorithm;
   double speedup;
   Evidence evidence;
+  // The other candidates that qualified within the tie band of the fastest,
+  // which the next smaller size's choice may take the size to
+  // (KeepNeighboursChoice).
+  std::vector<Alternative> level = {};
+  bool incumbent = false;  // the current table's choice kept its size
 };
 
 // A point timed in the synchronized regime only (campaigns from before
@@ -253,29 +264,64 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
                                          regimes, MarginOf(best, o), false, o);
     if (!v.qualified) choice = incumbent;
   }
-  SizeDecision d{bytes, static_cast<Algorithm>(choice), 1.0, {}};
-  const Series& chosen = algorithms.at(choice);
-  const Launches& def = def_series.sync();
-  d.evidence.launches_default = static_cast<int>(def.medians.size());
-  d.evidence.launches_algorithm = static_cast<int>(chosen.sync().medians.size());
-  std::set<int64_t> campaigns;
-  for (Regime r : kAllRegimes) {
-    campaigns.insert(def_series.in(r).campaigns.begin(), def_series.in(r).campaigns.end());
-    campaigns.insert(chosen.in(r).campaigns.begin(), chosen.in(r).campaigns.end());
-  }
-  d.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
-  if (choice == IndexOf(Algorithm::kDefault)) {
-    d.evidence.p_value = 1;
+  // What choosing `a` decides: its speedup and the evidence behind it.
+  const auto decided = [&](int a) {
+    SizeDecision::Alternative x{static_cast<Algorithm>(a), 1.0, {}};
+    const Series& chosen = algorithms.at(a);
+    x.evidence.launches_default = static_cast<int>(def_series.sync().medians.size());
+    x.evidence.launches_algorithm = static_cast<int>(chosen.sync().medians.size());
+    std::set<int64_t> campaigns;
     for (Regime r : kAllRegimes) {
-      if (regimes & Bit(r)) d.evidence.regimes.push_back({r, 1.0, 1.0, false});
+      campaigns.insert(def_series.in(r).campaigns.begin(), def_series.in(r).campaigns.end());
+      campaigns.insert(chosen.in(r).campaigns.begin(), chosen.in(r).campaigns.end());
     }
-    return d;
+    x.evidence.campaigns.assign(campaigns.begin(), campaigns.end());
+    if (a == IndexOf(Algorithm::kDefault)) {
+      x.evidence.p_value = 1;
+      for (Regime r : kAllRegimes) {
+        if (regimes & Bit(r)) x.evidence.regimes.push_back({r, 1.0, 1.0, false});
+      }
+      return x;
+    }
+    const RegimeVerdict& v = qualified.at(a);
+    x.evidence.p_value = v.p;
+    x.evidence.regimes = v.evidence;
+    x.speedup = v.score > 0 ? 1 / v.score : 1;
+    return x;
+  };
+  SizeDecision::Alternative x = decided(choice);
+  SizeDecision d{bytes, x.algorithm, x.speedup, std::move(x.evidence)};
+  d.incumbent = choice == incumbent && choice != IndexOf(Algorithm::kDefault);
+  if (o.tie_band > 0 && choice != IndexOf(Algorithm::kDefault)) {
+    double fastest = qualified.at(choice).score;
+    for (const auto& [a, v] : qualified) fastest = std::min(fastest, v.score);
+    for (const auto& [a, v] : qualified) {
+      if (a != choice && v.score <= (1 + o.tie_band) * fastest) d.level.push_back(decided(a));
+    }
   }
-  const RegimeVerdict& v = qualified[choice];
-  d.evidence.p_value = v.p;
-  d.evidence.regimes = v.evidence;
-  d.speedup = v.score > 0 ? 1 / v.score : 1;
   return d;
+}
+
+// Where a size's choice and the next smaller size's are level at it (both
+// qualified, scores within the tie band), the smaller size's choice is kept:
+// near-ties are decided by a launch's noise, and a table that alternates
+// algorithms over neighbouring ranges (binary, chain, binary, chain) runs
+// whichever side of that noise each size drew (docs/results-2026-11-28.md,
+// "The demo with the evaluation"). A size the current table's choice kept
+// is left alone: moving it would be the flapping hysteresis prevents.
+void KeepNeighboursChoice(std::vector<SizeDecision>* sizes) {
+  for (size_t i = 1; i < sizes->size(); ++i) {
+    SizeDecision& d = (*sizes)[i];
+    const Algorithm previous = (*sizes)[i - 1].algorithm;
+    if (d.incumbent || d.algorithm == previous) continue;
+    for (SizeDecision::Alternative& x : d.level) {
+      if (x.algorithm != previous) continue;
+      d.algorithm = x.algorithm;
+      d.speedup = x.speedup;
+      d.evidence = x.evidence;
+      break;
+    }
+  }
 }
 
 // Default is faster than `x` by the margin in some regime both were timed in.
@@ -491,6 +537,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
       if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
       decided.push_back(DecideSize(coll, bytes, algorithms, current, options));
     }
+    KeepNeighboursChoice(&decided);
     KeepDefaultWhereLayoutsLose(coll, layouts, &decided, options);
     AppendRanges(coll, decided, &decisions);
   }

@@ -7,7 +7,9 @@
 // library's own or a datatype form that only redescribes the data) in at
 // least one regime and slower in none, across launches or within every
 // launch; noise and ties keep `default`; the current choice
-// keeps its range unless beaten by the same test (no flapping); a point is
+// keeps its range unless beaten by the same test (no flapping); a size
+// where the next smaller size's choice is level with its fastest keeps that
+// choice (no alternating ranges); a point is
 // decided on all of its evidence or not at all; decided sizes tile the whole
 // size axis; no single job or uid moves a decision away from `default`, and
 // a job that ran `default` faster than the choice takes the range back. The

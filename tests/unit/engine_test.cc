@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 
 namespace colltune::daemon {
 namespace {
@@ -1091,6 +1092,61 @@ TEST(EngineRegimes, TheBestOverAllRegimesWins) {
   AddIn(&p, kRecDbl, 64, Regime::kImbalance, {8.0, 8.1, 8.0, 8.1, 8.0});
   AddIn(&p, kRecDbl, 64, Regime::kLoop, {8, 8.1, 7.9, 8.2, 8.05});
   EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm, kRecDbl);
+}
+
+// Three sizes in every regime: default at 10, kRing and kRecDbl at the
+// given times (each launch within 1 % of it).
+std::vector<LaunchMedian> TwoCandidatesAt(
+    std::initializer_list<std::tuple<int64_t, double, double>> sizes) {
+  std::vector<LaunchMedian> p;
+  for (const auto& [bytes, ring, recdbl] : sizes) {
+    for (Regime r : kAllRegimes) {
+      AddIn(&p, kDef, bytes, r, {10, 10.1, 9.9, 10.05, 9.95});
+      AddIn(&p, kRing, bytes, r, {ring, ring * 1.01, ring * 0.99, ring * 1.005, ring * 0.995});
+      AddIn(&p, kRecDbl, bytes, r,
+            {recdbl, recdbl * 1.01, recdbl * 0.99, recdbl * 1.005, recdbl * 0.995});
+    }
+  }
+  return p;
+}
+
+TEST(EngineRegimes, ALevelSizeKeepsItsSmallerNeighboursChoice) {
+  // Ring clearly fastest at 1 and 4 KiB; at 2 KiB recursive doubling 1 %
+  // faster, within the tie band: one range of ring, not ring/recdbl/ring.
+  std::vector<LaunchMedian> p =
+      TwoCandidatesAt({{1024, 8.0, 8.8}, {2048, 8.1, 8.02}, {4096, 8.0, 8.8}});
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, kRing);
+  // Its evidence and speedup at 2 KiB are ring's own (10 / 8.1 there).
+  EXPECT_NEAR(d[0].rule.speedup, std::cbrt(10 / 8.0 * 10 / 8.1 * 10 / 8.0), 1e-3);
+  // Without a tie band each size goes to its fastest.
+  EngineOptions off;
+  off.tie_band = 0;
+  d = ComputeDecisions(p, {}, {}, off);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(At(d, 2048)->rule.algorithm, kRecDbl);
+  // Beyond the band (recursive doubling 6 % faster at 2 KiB) it keeps its size.
+  p = TwoCandidatesAt({{1024, 8.0, 8.8}, {2048, 8.1, 7.6}, {4096, 8.0, 8.8}});
+  d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(At(d, 2048)->rule.algorithm, kRecDbl);
+  // A size the current table gives to recursive doubling keeps it (no
+  // flapping): ring is not faster there by the margin.
+  p = TwoCandidatesAt({{1024, 8.0, 8.8}, {2048, 8.1, 8.02}, {4096, 8.0, 8.8}});
+  const std::vector<Rule> current = {{Collective::kAllreduce, 0, 1448, kRing, 1.2},
+                                     {Collective::kAllreduce, 1449, 2896, kRecDbl, 1.2},
+                                     {Collective::kAllreduce, 2897, kNoUpperBound, kRing, 1.2}};
+  d = ComputeDecisions(p, current, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(At(d, 2048)->rule.algorithm, kRecDbl);
+  // Default is never a neighbour's choice to keep: below a default size a
+  // candidate keeps its own.
+  p = TwoCandidatesAt({{1024, 10.2, 10.3}, {2048, 8.1, 8.02}});
+  d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(At(d, 1024)->rule.algorithm, kDef);
+  EXPECT_EQ(At(d, 2048)->rule.algorithm, kRecDbl);
 }
 
 TEST(EngineRegimes, APointCutShortBetweenRegimesIsNotDecided) {
