@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "bench/heap.h"
+#include "common/heap.h"
 #include "bench/options.h"
 #include "common/command_line.h"
 
@@ -258,7 +258,7 @@ int main(int argc, char** argv) {
   MPI_Comm world;
   PMPI_Comm_dup(MPI_COMM_WORLD, &world);
   colltune::bench::Bench bench;
-  bench.heap = colltune::bench::FixHeap();
+  bench.heap = colltune::FixHeap();
   int code = 1;
   if (colltune::bench::SetUp(o, world, &bench)) {
     code = o.list_algorithms         ? colltune::bench::ListAlgorithms(bench)

@@ -113,7 +113,7 @@ struct Bench {
   std::vector<int64_t> datatype_sizes;
   std::unique_ptr<Synchronizer> sync;
   int fixed_nrep = 0;  // 0: estimate (NREP)
-  std::string heap;    // the heap's state (bench/heap.h)
+  std::string heap;    // the heap's state (common/heap.h)
   // --launched-with: per collective, the whole-job algorithm the library's
   // default stands for in this launch (only those collectives are measured).
   std::array<std::optional<Algorithm>, kNumCollectives> launched_as{};

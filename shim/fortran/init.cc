@@ -8,6 +8,8 @@
 // pmpi_init_ does the work. MPICH: mpif.h and `use mpi` reach the C MPI_Init,
 // which the shim wraps; only mpi_f08's mpi_init_f08_ & co. call PMPI_Init
 // directly, and pmpir_init_f08_ does their work.
+#include <string>
+
 #include "shim/fortran/fortran.h"
 #include "shim/intercept/api.h"
 #include "shim/intercept/export.h"
@@ -38,17 +40,18 @@ F Routine(const char* name) {
   return reinterpret_cast<F>(pmpi::Symbol(name));
 }
 
-void Start(MPI_Fint rc) {
+void Start(MPI_Fint rc, const std::string& heap) {
   if (rc != MPI_SUCCESS) return;
   int provided = MPI_THREAD_SINGLE;
   PMPI_Query_thread(&provided);
-  Runtime::Start(provided);
+  Runtime::Start(provided, heap);
 }
 
 }  // namespace
 
 void Init(MPI_Fint* ierror) {
   MPI_Fint rc = MPI_SUCCESS;
+  const std::string heap = Runtime::PrepareHeap();
   PrefetchTable();
   NativeInitScope native(!DisabledByEnvironment());
   if (InitFn f = Routine<InitFn>(kInit)) {
@@ -56,12 +59,13 @@ void Init(MPI_Fint* ierror) {
   } else {
     rc = PMPI_Init(nullptr, nullptr);
   }
-  Start(rc);
+  Start(rc, heap);
   SetError(ierror, rc);
 }
 
 void InitThread(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
   MPI_Fint rc = MPI_SUCCESS;
+  const std::string heap = Runtime::PrepareHeap();
   PrefetchTable();
   NativeInitScope native(!DisabledByEnvironment());
   if (InitThreadFn f = Routine<InitThreadFn>(kInitThread)) {
@@ -71,7 +75,7 @@ void InitThread(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
     rc = PMPI_Init_thread(nullptr, nullptr, *required, &got);
     *provided = got;
   }
-  Start(rc);
+  Start(rc, heap);
   SetError(ierror, rc);
 }
 

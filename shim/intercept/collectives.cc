@@ -30,17 +30,18 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
   Algorithm run = chosen;
   if (plan.explore && s->intra && !rt->Forced(c)) {
     // Where the table changed the algorithm, every other burst explores
-    // default: the baseline the change is judged against (one job's
-    // evidence can take it back, daemon/engine.h). The others take turns.
+    // default, the first one included: the baseline the change is judged
+    // against (one job's evidence can take it back, daemon/engine.h), so a
+    // short job has it first. The others take turns.
     const std::vector<Algorithm>& others = Alternatives(c, chosen);
     const bool judge = chosen != Algorithm::kDefault && !others.empty() &&
                        others.front() == Algorithm::kDefault;
-    if (judge && plan.ordinal % 2 == 0) {
+    if (judge && plan.ordinal % 2 == 1) {
       run = Algorithm::kDefault;
     } else {
       const size_t first = judge ? 1 : 0;
       const size_t n = others.size() - first;
-      const uint64_t turn = judge ? plan.ordinal / 2 : plan.ordinal;
+      const uint64_t turn = judge ? plan.ordinal / 2 - 1 : plan.ordinal - 1;
       for (size_t i = 0; i < n; ++i) {
         const Algorithm a = others[first + (turn + i) % n];
         if (Eligible(a, call, s->env)) {

@@ -78,6 +78,11 @@ bool DisabledByEnvironment() {
   return v != nullptr && strcmp(v, "0") != 0;
 }
 
+bool HeapFixedByEnvironment() {
+  const char* v = Env("COLLTUNE_HEAP");
+  return v == nullptr || strcmp(v, "keep") != 0;
+}
+
 int VerboseFromEnvironment() {
   const char* v = Env("COLLTUNE_VERBOSE");
   long level = 0;
@@ -174,6 +179,12 @@ Config ReadConfig() {
     } else if (strcmp(v, "0") != 0) {
       c.errors.push_back(std::string("COLLTUNE_REPRODUCIBLE='") + v +
                          "' is not 0 or 1; exploring as usual");
+    }
+  }
+  if (const char* v = Env("COLLTUNE_HEAP")) {
+    if (strcmp(v, "fixed") != 0 && strcmp(v, "keep") != 0) {
+      c.errors.push_back(std::string("COLLTUNE_HEAP='") + v +
+                         "' is not fixed or keep; the heap was fixed");
     }
   }
   if (const char* v = Env("COLLTUNE_JOB_ID")) {

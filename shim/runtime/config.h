@@ -51,6 +51,11 @@ Config ReadConfig();
 
 // COLLTUNE_DISABLE=1: pure pass-through, no communication of our own.
 bool DisabledByEnvironment();
+// COLLTUNE_HEAP: true unless it is "keep". "fixed" (the default) puts the
+// C library's heap in the state campaigns measure in (common/heap.h) before
+// the MPI library starts; "keep" leaves it as the job's environment has it.
+// Any other value counts as "fixed" (ReadConfig says so).
+bool HeapFixedByEnvironment();
 // COLLTUNE_VERBOSE, 0 if unset or invalid.
 int VerboseFromEnvironment();
 

@@ -22,7 +22,11 @@
 namespace colltune::shim {
 
 // Settings rank 0 broadcast at MPI_Init (identical on every rank).
-inline constexpr uint32_t kBurst = 5;  // calls per exploration, 1 untimed
+// Calls per exploration, the first untimed. Each switch of algorithm costs
+// a program in a loop several calls' time (its pipeline drains), so fewer,
+// longer bursts spend the same share of calls for less
+// (docs/results-2026-11-28.md, "What a burst of exploration costs").
+inline constexpr uint32_t kBurst = 10;
 inline constexpr uint32_t kBurstPatience = 8 * kBurst;  // calls a burst may span
 
 struct ObserveSettings {
@@ -72,7 +76,7 @@ class CommObserver {
   struct EventPlan {
     bool explore = false;
     bool time = true;      // false: a burst's warm-up call
-    uint64_t ordinal = 0;  // which burst of the bucket this is
+    uint64_t ordinal = 0;  // which burst of the bucket this is: 1, 2, ...
   };
   // Called on an event with the call's rank-invariant size bucket: schedules
   // the next event and says whether this one explores.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/heap.h"
 #include "common/layout.h"
 #include "common/quirks.h"
 #include "common/table.h"
@@ -237,7 +238,13 @@ Runtime::Runtime(DispatchTable table, std::unique_ptr<NativeAlgorithms> natives,
 
 Runtime::~Runtime() = default;
 
-void Runtime::Start(int thread_level) {
+std::string Runtime::PrepareHeap() {
+  if (DisabledByEnvironment()) return "";
+  if (!HeapFixedByEnvironment()) return "as the job has it (COLLTUNE_HEAP=keep)";
+  return FixHeap();
+}
+
+void Runtime::Start(int thread_level, const std::string& heap) {
   SetVerboseLevel(VerboseFromEnvironment());
   int world_rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
@@ -245,6 +252,7 @@ void Runtime::Start(int thread_level) {
     if (world_rank == 0) LogInfo(1, "disabled by COLLTUNE_DISABLE");
     return;
   }
+  if (world_rank == 0) LogInfo(1, "heap %s", heap.c_str());
   try {
     const double t0 = PMPI_Wtime();
     // Our own communicator, so nothing we send can match an application

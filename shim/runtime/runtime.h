@@ -67,9 +67,15 @@ class Runtime {
   // and under COLLTUNE_DISABLE.
   static Runtime* Current() { return current_.load(std::memory_order_acquire); }
 
+  // Before PMPI_Init/PMPI_Init_thread, before the library allocates
+  // anything: the heap's state (common/heap.h, COLLTUNE_HEAP). Returns what
+  // was done, for Start's log; "" under COLLTUNE_DISABLE (a pure
+  // pass-through changes nothing).
+  static std::string PrepareHeap();
   // After PMPI_Init/PMPI_Init_thread succeeded. Collective over
-  // MPI_COMM_WORLD; never fails the job.
-  static void Start(int thread_level);
+  // MPI_COMM_WORLD; never fails the job. `heap`: what was done to the
+  // heap's state before the library started (common/heap.h), for the log.
+  static void Start(int thread_level, const std::string& heap);
   // Before PMPI_Finalize (collective); returns rank 0's report for Deliver.
   static FinalDelivery Stop();
   // After PMPI_Finalize: spools and sends the report (rank 0; no MPI).

@@ -1,8 +1,8 @@
-// bench/heap.h: after FixHeap, a block of a few MiB comes from the heap (not
+// common/heap.h: after FixHeap, a block of a few MiB comes from the heap (not
 // from its own mmap) and freeing it does not shrink the heap, so a
 // collective's per-call temporary costs no page faults; a threshold set in
 // the environment is kept.
-#include "bench/heap.h"
+#include "common/heap.h"
 
 #include <malloc.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-namespace colltune::bench {
+namespace colltune {
 namespace {
 
 TEST(FixHeap, LargeBlocksComeFromTheHeapAndStayThere) {
@@ -48,4 +48,4 @@ TEST(FixHeap, KeepsAThresholdTheEnvironmentSets) {
 }
 
 }  // namespace
-}  // namespace colltune::bench
+}  // namespace colltune

@@ -1,4 +1,4 @@
-#include "bench/heap.h"
+#include "common/heap.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -9,13 +9,12 @@
 
 extern char** environ;
 
-namespace colltune::bench {
+namespace colltune {
 
 namespace {
 
 // A variable that sets the thresholds FixHeap would set: an operator who
-// sets one measures in the state the site's jobs run in, and the benchmark
-// keeps it. (Others, such as MALLOC_ARENA_MAX, do not decide the state.)
+// sets one chose the state, for a campaign or for a job, and it is kept. (Others, such as MALLOC_ARENA_MAX, do not decide the state.)
 const char* HeapVariable() {
   static const char* const kVariables[] = {"MALLOC_MMAP_THRESHOLD_=", "MALLOC_TRIM_THRESHOLD_=",
                                            "MALLOC_TOP_PAD_=", "MALLOC_MMAP_MAX_="};
@@ -57,4 +56,4 @@ std::string FixHeap() {
 #endif
 }
 
-}  // namespace colltune::bench
+}  // namespace colltune

@@ -1,4 +1,5 @@
-// The state of the C library's heap that a campaign measures in.
+// The state of the C library's heap that campaigns measure in and that
+// jobs under the shim run in.
 //
 // Open MPI allocates temporary buffers inside many collectives, per call.
 // Whether those cost page faults on every call depends on the process's
@@ -11,19 +12,24 @@
 // the thresholds so that buffers up to 32 MiB come from the heap and the
 // heap is never trimmed by less than 64 MiB: the state a process reaches
 // once it has freed a large block, which is what full campaigns measured
-// before. Jobs in the other state are judged by their own timings (online
-// evidence).
-#ifndef COLLTUNE_BENCH_HEAP_H_
-#define COLLTUNE_BENCH_HEAP_H_
+// before. The shim sets the same state at MPI_Init (COLLTUNE_HEAP=keep
+// leaves a job's heap alone), so that a job runs its collectives in the
+// state its table was decided in: a program that allocates its buffers once
+// and never frees a large block otherwise stays in the trimming state for
+// good, where the library's own collectives run many times slower
+// (docs/results-2026-11-28.md, "A program's heap"). Uses nothing beyond the
+// C library: it is compiled into the shim.
+#ifndef COLLTUNE_COMMON_HEAP_H_
+#define COLLTUNE_COMMON_HEAP_H_
 
 #include <string>
 
-namespace colltune::bench {
+namespace colltune {
 
 // Sets the heap's state before anything is measured; returns what it did,
-// for the launch's summary line ("fixed: ...", "as MALLOC_... sets it", ...).
+// for a benchmark launch's summary line or a job's log ("fixed: ...", "as MALLOC_... sets it", ...).
 std::string FixHeap();
 
-}  // namespace colltune::bench
+}  // namespace colltune
 
-#endif  // COLLTUNE_BENCH_HEAP_H_
+#endif  // COLLTUNE_COMMON_HEAP_H_
