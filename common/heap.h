@@ -12,11 +12,11 @@
 // the thresholds so that buffers up to 32 MiB come from the heap and the
 // heap is never trimmed by less than 64 MiB: the state a process reaches
 // once it has freed a large block, which is what full campaigns measured
-// before. The shim sets the same state at MPI_Init (COLLTUNE_HEAP=keep
-// leaves a job's heap alone), so that a job runs its collectives in the
-// state its table was decided in: a program that allocates its buffers once
-// and never frees a large block otherwise stays in the trimming state for
-// good, where the library's own collectives run many times slower
+// before. The shim sets the same state at MPI_Init where a site asks for it
+// (COLLTUNE_HEAP=fixed): a program that allocates its buffers once and never
+// frees a large block otherwise stays in glibc's initial state for good,
+// where some collectives run many times slower, while others run faster
+// there, on buffers the state places differently
 // (docs/results-2026-11-28.md, "A program's heap"). Uses nothing beyond the
 // C library: it is compiled into the shim.
 #ifndef COLLTUNE_COMMON_HEAP_H_

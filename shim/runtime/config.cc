@@ -80,7 +80,7 @@ bool DisabledByEnvironment() {
 
 bool HeapFixedByEnvironment() {
   const char* v = Env("COLLTUNE_HEAP");
-  return v == nullptr || strcmp(v, "keep") != 0;
+  return v != nullptr && strcmp(v, "fixed") == 0;
 }
 
 int VerboseFromEnvironment() {
@@ -184,7 +184,7 @@ Config ReadConfig() {
   if (const char* v = Env("COLLTUNE_HEAP")) {
     if (strcmp(v, "fixed") != 0 && strcmp(v, "keep") != 0) {
       c.errors.push_back(std::string("COLLTUNE_HEAP='") + v +
-                         "' is not fixed or keep; the heap was fixed");
+                         "' is not fixed or keep; the heap was left as the job has it");
     }
   }
   if (const char* v = Env("COLLTUNE_JOB_ID")) {

@@ -51,10 +51,13 @@ Config ReadConfig();
 
 // COLLTUNE_DISABLE=1: pure pass-through, no communication of our own.
 bool DisabledByEnvironment();
-// COLLTUNE_HEAP: true unless it is "keep". "fixed" (the default) puts the
-// C library's heap in the state campaigns measure in (common/heap.h) before
-// the MPI library starts; "keep" leaves it as the job's environment has it.
-// Any other value counts as "fixed" (ReadConfig says so).
+// COLLTUNE_HEAP: true if it is "fixed": the C library's heap is put in the
+// state campaigns measure in (common/heap.h) before the MPI library starts.
+// "keep" (the default) leaves it as the job has it: the state speeds some
+// collectives up many times and slows others by a third in programs that
+// never free a large block (docs/results-2026-11-28.md, "A program's
+// heap"), so it is the site's choice. Any other value counts as "keep"
+// (ReadConfig says so).
 bool HeapFixedByEnvironment();
 // COLLTUNE_VERBOSE, 0 if unset or invalid.
 int VerboseFromEnvironment();

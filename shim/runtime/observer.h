@@ -22,11 +22,7 @@
 namespace colltune::shim {
 
 // Settings rank 0 broadcast at MPI_Init (identical on every rank).
-// Calls per exploration, the first untimed. Each switch of algorithm costs
-// a program in a loop several calls' time (its pipeline drains), so fewer,
-// longer bursts spend the same share of calls for less
-// (docs/results-2026-11-28.md, "What a burst of exploration costs").
-inline constexpr uint32_t kBurst = 10;
+inline constexpr uint32_t kBurst = 5;  // calls per exploration, 1 untimed
 inline constexpr uint32_t kBurstPatience = 8 * kBurst;  // calls a burst may span
 
 struct ObserveSettings {

@@ -240,7 +240,7 @@ Runtime::~Runtime() = default;
 
 std::string Runtime::PrepareHeap() {
   if (DisabledByEnvironment()) return "";
-  if (!HeapFixedByEnvironment()) return "as the job has it (COLLTUNE_HEAP=keep)";
+  if (!HeapFixedByEnvironment()) return "as the job has it";
   return FixHeap();
 }
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The shim puts a job's heap in the state campaigns measure in before the
-# library starts (common/heap.h): a program that allocates its buffers once
-# would otherwise stay in glibc's trimming state, where the libraries'
-# collectives run many times slower than what the table was decided on.
-# COLLTUNE_HEAP=keep, a threshold the job's environment sets, and
-# COLLTUNE_DISABLE leave the heap alone.
+# COLLTUNE_HEAP=fixed puts a job's heap in the state campaigns measure in
+# before the library starts (common/heap.h): a program that allocates its
+# buffers once would otherwise stay in glibc's initial state, where some of
+# the libraries' collectives run many times slower than what the table was
+# decided on. Without it (COLLTUNE_HEAP=keep, the default) the shim leaves
+# the heap alone, and so do a threshold the job's environment sets and
+# COLLTUNE_DISABLE.
 #
 # Args: libcolltune.so libcolltune-mpich.so heap_state heap_state_mpich
 source tests/lib/testlib.sh
@@ -38,19 +39,21 @@ for library in openmpi mpich; do
   # Without the shim the program sees glibc's own state: the control that
   # shows the block would be mapped if nobody fixed the heap.
   expect "$library: without the shim a 24 MiB block is mapped" "$(states $library)" mmap
-  expect "$library: under the shim it comes from the heap and stays there" \
-    "$(states $library LD_PRELOAD="$shim" COLLTUNE_VERBOSE=1)" "heap, kept" \
+  expect "$library: under the shim, by default, the heap is the job's" \
+    "$(states $library LD_PRELOAD="$shim" COLLTUNE_VERBOSE=1)" mmap \
+    "colltune: heap as the job has it"
+  expect "$library: COLLTUNE_HEAP=fixed: from the heap, and it stays there" \
+    "$(states $library LD_PRELOAD="$shim" COLLTUNE_HEAP=fixed COLLTUNE_VERBOSE=1)" "heap, kept" \
     "colltune: heap fixed: blocks up to 32 MiB from it, trimmed beyond 64 MiB"
   expect "$library: COLLTUNE_HEAP=keep leaves the heap alone" \
-    "$(states $library LD_PRELOAD="$shim" COLLTUNE_HEAP=keep COLLTUNE_VERBOSE=1)" mmap \
-    "colltune: heap as the job has it \(COLLTUNE_HEAP=keep\)"
+    "$(states $library LD_PRELOAD="$shim" COLLTUNE_HEAP=keep)" mmap
   expect "$library: a threshold the environment sets is kept" \
-    "$(states $library LD_PRELOAD="$shim" MALLOC_MMAP_THRESHOLD_=1048576 COLLTUNE_VERBOSE=1)" mmap \
+    "$(states $library LD_PRELOAD="$shim" COLLTUNE_HEAP=fixed MALLOC_MMAP_THRESHOLD_=1048576 COLLTUNE_VERBOSE=1)" mmap \
     "colltune: heap as MALLOC_MMAP_THRESHOLD_ sets it"
   expect "$library: COLLTUNE_DISABLE=1 changes nothing" \
-    "$(states $library LD_PRELOAD="$shim" COLLTUNE_DISABLE=1)" mmap
-  expect "$library: a bad COLLTUNE_HEAP is named, and the heap fixed" \
-    "$(states $library LD_PRELOAD="$shim" COLLTUNE_HEAP=sometimes)" "heap, kept" \
-    "COLLTUNE_HEAP='sometimes' is not fixed or keep; the heap was fixed"
+    "$(states $library LD_PRELOAD="$shim" COLLTUNE_HEAP=fixed COLLTUNE_DISABLE=1)" mmap
+  expect "$library: a bad COLLTUNE_HEAP is named, and the heap left alone" \
+    "$(states $library LD_PRELOAD="$shim" COLLTUNE_HEAP=sometimes)" mmap \
+    "COLLTUNE_HEAP='sometimes' is not fixed or keep; the heap was left as the job has it"
 done
 finish

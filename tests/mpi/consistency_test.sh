@@ -104,7 +104,7 @@ verdict "mpich np=3 with native algorithms switching by size" $? "$out"
 check "MPICH ran native algorithms from the table" grep -Eq "native algorithms: .*native:[a-z_-]+=[1-9]" <<<"$out"
 
 # Online exploration at its most aggressive: every call is an event and a
-# burst of exploration starts every 10th event of a bucket, from the first
+# burst of exploration starts every 5th event of a bucket, from the first
 # call, cycling through every eligible alternative, on every communicator of
 # the mixed job (60 rounds, so each size recurs on each communicator). The schedule must be
 # the same on every rank or the job deadlocks; the reports land in a spool
