@@ -10,9 +10,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/heap.h"
 #include "bench/options.h"
 #include "common/command_line.h"
+#include "common/heap.h"
 
 int main(int argc, char** argv) {
   using colltune::bench::Options;

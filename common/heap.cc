@@ -14,7 +14,8 @@ namespace colltune {
 namespace {
 
 // A variable that sets the thresholds FixHeap would set: an operator who
-// sets one chose the state, for a campaign or for a job, and it is kept. (Others, such as MALLOC_ARENA_MAX, do not decide the state.)
+// sets one chose the state, for a campaign or for a job, and it is kept.
+// (Others, such as MALLOC_ARENA_MAX, do not decide the state.)
 const char* HeapVariable() {
   static const char* const kVariables[] = {"MALLOC_MMAP_THRESHOLD_=", "MALLOC_TRIM_THRESHOLD_=",
                                            "MALLOC_TOP_PAD_=", "MALLOC_MMAP_MAX_="};

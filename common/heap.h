@@ -27,7 +27,8 @@
 namespace colltune {
 
 // Sets the heap's state before anything is measured; returns what it did,
-// for a benchmark launch's summary line or a job's log ("fixed: ...", "as MALLOC_... sets it", ...).
+// for a benchmark launch's summary line or a job's log ("fixed: ...",
+// "as MALLOC_... sets it", ...).
 std::string FixHeap();
 
 }  // namespace colltune
