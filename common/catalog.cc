@@ -235,6 +235,22 @@ std::optional<Algorithm> PackedFormOf(Collective c) {
   return ParseAlgorithm(std::string(InfoOf(c).name) + "_as_packed", c);
 }
 
+bool IsHierarchical(Algorithm a) {
+  switch (a) {
+    case Algorithm::kAllreduceAsNodes:
+    case Algorithm::kAllreduceAsLanes:
+    case Algorithm::kBcastAsNodes:
+    case Algorithm::kBcastAsLanes:
+    case Algorithm::kReduceAsNodes:
+    case Algorithm::kAllgatherAsNodes:
+    case Algorithm::kGatherAsNodes:
+    case Algorithm::kBarrierAsNodes:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsDatatypeForm(Algorithm a) {
   return InfoOf(a).guideline.substr(0, 3) == "DGL";
 }

@@ -172,6 +172,12 @@ inline bool IsNative(Algorithm a) { return a >= Algorithm::kFirstNative; }
 // Only a whole job can run it (AlgorithmInfo::at_launch).
 bool AtLaunchOnly(Algorithm a);
 
+// The hierarchical mock-ups (mockups.def's section of that name: the
+// collective within nodes and among them, shim/coll/node_layout.h). In a job
+// on one node, or with one process per node, each is a flat mock-up of the
+// same collective plus communicators to build.
+bool IsHierarchical(Algorithm a);
+
 // <collective>_as_packed, seed 003's packed form of `c`, if it has one.
 std::optional<Algorithm> PackedFormOf(Collective c);
 

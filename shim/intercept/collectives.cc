@@ -44,6 +44,7 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
       const uint64_t turn = judge ? plan.ordinal / 2 - 1 : plan.ordinal - 1;
       for (size_t i = 0; i < n; ++i) {
         const Algorithm a = others[first + (turn + i) % n];
+        if (rt->FlatJob() && IsHierarchical(a)) continue;
         if (Eligible(a, call, s->env)) {
           run = a;
           break;

@@ -273,10 +273,13 @@ void Runtime::Start(int thread_level, const std::string& heap) {
       PrepareOnRoot(context, thread_level, &mem_budget, &text, &source, &observe, &plan);
     }
 
-    uint64_t header[6] = {kInitMagic,       mem_budget,
+    // Rank 0 alone knows the nodes (DetectContext).
+    const bool flat = context.nodes <= 1 || context.ppn <= 1;
+    uint64_t header[7] = {kInitMagic,       mem_budget,
                           text.size(),      observe.mean_gap,
-                          observe.explore_every, observe.explore_min_calls};
-    if (PMPI_Bcast(header, 6, MPI_UINT64_T, 0, world) != MPI_SUCCESS ||
+                          observe.explore_every, observe.explore_min_calls,
+                          flat ? 1u : 0u};
+    if (PMPI_Bcast(header, 7, MPI_UINT64_T, 0, world) != MPI_SUCCESS ||
         header[0] != kInitMagic || header[2] > kMaxTableTextBytes) {
       PMPI_Comm_free(&world);
       return;
@@ -311,6 +314,7 @@ void Runtime::Start(int thread_level, const std::string& heap) {
     rt->observe_.mean_gap = static_cast<uint32_t>(header[3]);
     rt->observe_.explore_every = static_cast<uint32_t>(header[4]);
     rt->observe_.explore_min_calls = header[5];
+    rt->flat_job_ = header[6] != 0;
     rt->plan_ = plan;
     rt->context_ = context;
     if (world_rank == 0 && rt->observe_.enabled() && plan.enabled &&
@@ -348,7 +352,11 @@ void Runtime::Start(int thread_level, const std::string& heap) {
                 rt->observe_.explore_every
                     ? ("1 event in " + std::to_string(rt->observe_.explore_every) +
                        " of buckets past " +
-                       std::to_string(rt->observe_.explore_min_calls) + " calls")
+                       std::to_string(rt->observe_.explore_min_calls) + " calls" +
+                       (!rt->flat_job_            ? ""
+                        : context.nodes <= 1 ? ", hierarchical mock-ups left out (one node)"
+                                             : ", hierarchical mock-ups left out (one "
+                                               "process per node)"))
                           .c_str()
                     : "nothing",
                 plan.job_id.c_str(), plan.spool_dir.c_str());

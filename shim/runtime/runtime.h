@@ -111,6 +111,10 @@ class Runtime {
   static bool SampleNow() { return --tls_countdown_ == 0; }
   void Resample() { tls_countdown_ = NextThreadGap(); }
   bool Forced(Collective c) const { return table_.forced(c).has_value(); }
+  // The job sits on one node, or holds one process per node (the same on
+  // every rank): its hierarchical mock-ups are flat ones plus communicators
+  // to build, so exploration leaves them out.
+  bool FlatJob() const { return flat_job_; }
 
   // The state of `comm`, created on first use; null if it cannot be had
   // (MPI_COMM_NULL, attribute errors): the caller then passes through.
@@ -265,6 +269,7 @@ class Runtime {
   ObserveSettings observe_;
   ReportPlan plan_;       // rank 0's
   JobContext context_;    // nodes and ppn valid on rank 0
+  bool flat_job_ = false;  // FlatJob(), broadcast from rank 0
   uint64_t snapshot_due_ns_ = 0;  // rank 0: next snapshot; 0 none
   uint64_t snapshot_checks_ = 0;
   uint64_t snapshot_interval_ns_ = 0;

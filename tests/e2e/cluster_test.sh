@@ -92,6 +92,20 @@ out=$(on_mpich "${NAME}1:1,${NAME}2:1" -np 2 -genv LD_PRELOAD "$SHIM_MPICH" \
       -genv COLLTUNE_VERBOSE 1 "$APP_MPICH" 2>&1)
 expect_output "MPICH 2 x 1 under the shim: 2 nodes seen" $? "$out" \
   "results verified" "on 2 processes, 2 nodes"
+# On two nodes with two processes each, exploring tries the hierarchical
+# mock-ups too (a job on one node leaves them out: consistency_test.sh).
+mkdir -p "$T_TMP/explore_spool"
+out=$(on_openmpi "${NAME}1:2,${NAME}2:2" -np 4 -x LD_PRELOAD="$SHIM" \
+      -x COLLTUNE_SPOOL_DIR="$T_TMP/explore_spool" -x COLLTUNE_SAMPLE=1 -x COLLTUNE_EXPLORE=1 \
+      -x COLLTUNE_EXPLORE_MIN_CALLS=0 "$APP" --collectives allreduce,bcast --iters 200 2>&1)
+explored=$(cat "$T_TMP"/explore_spool/*.report 2>/dev/null |
+           awk '$1 == "timing" && $9 > 0 { print $5 }' | sort -u | tr '\n' ' ')
+if grep -q "results verified" <<<"$out" && grep -Eq "_as_(nodes|lanes) " <<<"$explored"; then
+  pass "Open MPI 2 x 2 exploring: hierarchical mock-ups explored across the nodes"
+else
+  fail "Open MPI 2 x 2 exploring: hierarchical mock-ups explored across the nodes" \
+    "explored: $explored"$'\n'"$out"
+fi
 
 # d. Every mock-up across the nodes, byte for byte against the library.
 mapfile -t PAIRS < <("$COLLTUNE_CLI" algorithms |

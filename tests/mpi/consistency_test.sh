@@ -125,6 +125,16 @@ lines = [l.split() for l in open(files[0]) if l.startswith("timing ")]
 assert sum(int(l[8]) for l in lines) > 0, "no explored calls"
 assert any(l[4] != "default" for l in lines), "no mock-up timed"
 ' "$T_TMP/spool"
+# One node: a hierarchical mock-up there is a flat one plus communicators to
+# build, so exploration leaves them out (no table here: only exploring could
+# have run one). cluster_test.sh checks that a job on two nodes explores them.
+check "a job on one node explores no hierarchical mock-up" python3 -c '
+import glob, re, sys
+lines = [l.split() for f in glob.glob(sys.argv[1] + "/*.report") for l in open(f)
+         if l.startswith("timing ")]
+hier = sorted({l[4] for l in lines if re.search(r"_as_(nodes|lanes)$", l[4])})
+assert not hier, "explored on one node: " + " ".join(hier)
+' "$T_TMP/spool"
 out=$(run_openmpi -np 5 -x LD_PRELOAD="$SHIM_OMPI" "${ompi_env[@]}" \
       -x COLLTUNE_TABLE="$T_TMP/switching.table" "$MIXED_OMPI" --rounds 60 2>&1)
 verdict "openmpi np=5 exploring on every call over a size-switching table" $? "$out"
