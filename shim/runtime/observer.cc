@@ -1,5 +1,6 @@
 #include "shim/runtime/observer.h"
 
+#include "shim/runtime/explore_schedule.h"
 
 namespace colltune::shim {
 
@@ -58,11 +59,13 @@ CommObserver::EventPlan CommObserver::Plan(Collective c, int bucket) {
   const uint64_t calls_seen = static_cast<uint64_t>(events) * settings_.mean_gap;
   if (calls_seen < settings_.explore_min_calls) return plan;
   if (events % settings_.explore_every != 0) return plan;
+  uint64_t ordinal = 0;
+  if (!BurstRuns(events / settings_.explore_every, &ordinal)) return plan;
   // This call warms the alternative up; the next kBurst - 1 calls of the
   // bucket run it timed.
   plan.explore = true;
   plan.time = false;
-  plan.ordinal = events / settings_.explore_every;
+  plan.ordinal = ordinal;
   k.burst_bucket = bucket;
   k.burst_ordinal = plan.ordinal;
   k.burst_left = kBurst - 1;
