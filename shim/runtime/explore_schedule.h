@@ -10,7 +10,7 @@
 //
 // Why: one job's evidence needs a few dozen timed calls per algorithm
 // (daemon/engine.h, revert_min_calls), which the full-rate bursts give a
-// bucket within its first ~33 000 calls at the default settings; at the
+// bucket within ~33 000 calls past explore_min_calls at the defaults; at the
 // same rate a job of millions of calls would keep running slower
 // alternatives 1 % of the time for no new evidence.
 #ifndef COLLTUNE_SHIM_RUNTIME_EXPLORE_SCHEDULE_H_

@@ -1,5 +1,7 @@
 #include "shim/runtime/observer.h"
 
+#include <algorithm>
+
 #include "shim/runtime/explore_schedule.h"
 
 namespace colltune::shim {
@@ -59,8 +61,14 @@ CommObserver::EventPlan CommObserver::Plan(Collective c, int bucket) {
   const uint64_t calls_seen = static_cast<uint64_t>(events) * settings_.mean_gap;
   if (calls_seen < settings_.explore_min_calls) return plan;
   if (events % settings_.explore_every != 0) return plan;
+  // Candidates are counted from the first past explore_min_calls, so the
+  // full-rate bursts are a bucket's first explored ones whatever that is.
+  const uint64_t min_events =
+      std::max<uint64_t>(1, (settings_.explore_min_calls + settings_.mean_gap - 1) /
+                                settings_.mean_gap);
+  const uint64_t before_min = (min_events - 1) / settings_.explore_every;
   uint64_t ordinal = 0;
-  if (!BurstRuns(events / settings_.explore_every, &ordinal)) return plan;
+  if (!BurstRuns(events / settings_.explore_every - before_min, &ordinal)) return plan;
   // This call warms the alternative up; the next kBurst - 1 calls of the
   // bucket run it timed.
   plan.explore = true;

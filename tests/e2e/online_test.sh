@@ -181,4 +181,25 @@ for _ in $(seq 50); do
 done
 check "a job killed before MPI_Finalize has sent a snapshot report" \
   test "$(reports)" -gt "$before"
+
+# A long job explores at full rate for its first 64 bursts of a bucket, then
+# at half the rate with every doubling (shim/runtime/explore_schedule.h):
+# 40 000 calls explored at the highest setting run a few hundred bursts, not
+# thousands; with exploring held back to the job's second half, that half
+# still starts with its 64 full-rate bursts (4 timed calls each).
+explored_per_rank() {  # explored_per_rank MIN_CALLS: a job's explored calls per rank
+  local spool="$T_TMP/spool_long_$1"
+  mkdir -p "$spool"
+  run_openmpi -np 4 -x LD_PRELOAD="$SHIM" -x COLLTUNE_SPOOL_DIR="$spool" \
+    -x COLLTUNE_SAMPLE=1 -x COLLTUNE_EXPLORE=1 -x COLLTUNE_EXPLORE_MIN_CALLS="$1" \
+    "$APP" --collectives allreduce --bytes 8 --iters 40000 >/dev/null 2>&1
+  awk '$1 == "ranks" { r = $2 } $1 == "timing" { e += $9 }
+       END { print (r > 0 ? int(e / r) : -1) }' "$spool"/*.report 2>/dev/null || echo -1
+}
+long=$(explored_per_rank 0)
+check "a 40 000-call job explores a few hundred bursts, not thousands ($long calls a rank)" \
+  test "$long" -ge 256 -a "$long" -le 2000
+late=$(explored_per_rank 20000)
+check "exploring from call 20 000 on still starts at full rate ($late calls a rank)" \
+  test "$late" -ge 256
 finish
