@@ -14,7 +14,19 @@ void CellStats::Add(const CellStats& o) {
   for (int i = 0; i < histogram::kNumBins; ++i) bins[i] += o.bins[i];
 }
 
-CommObserver::CommObserver(const ObserveSettings& s) : settings_(s) {
+namespace {
+
+uint64_t MinEvents(const ObserveSettings& s) {
+  if (s.mean_gap == 0) return 1;
+  return std::max<uint64_t>(1, (s.explore_min_calls + s.mean_gap - 1) / s.mean_gap);
+}
+
+}  // namespace
+
+CommObserver::CommObserver(const ObserveSettings& s)
+    : settings_(s),
+      min_events_(MinEvents(s)),
+      skipped_bursts_(s.explore_every > 0 ? (min_events_ - 1) / s.explore_every : 0) {
   for (int c = 0; c < kNumCollectives; ++c) {
     Counter& k = counters_[c];
     // The same seed on every rank; different per collective so that
@@ -58,17 +70,9 @@ CommObserver::EventPlan CommObserver::Plan(Collective c, int bucket) {
   if (settings_.explore_every == 0) return plan;  // sampled by the thread's countdown
   k.next_event = k.calls + NextGap(k);
   const uint32_t events = ++k.bucket_events[bucket];
-  const uint64_t calls_seen = static_cast<uint64_t>(events) * settings_.mean_gap;
-  if (calls_seen < settings_.explore_min_calls) return plan;
-  if (events % settings_.explore_every != 0) return plan;
-  // Candidates are counted from the first past explore_min_calls, so the
-  // full-rate bursts are a bucket's first explored ones whatever that is.
-  const uint64_t min_events =
-      std::max<uint64_t>(1, (settings_.explore_min_calls + settings_.mean_gap - 1) /
-                                settings_.mean_gap);
-  const uint64_t before_min = (min_events - 1) / settings_.explore_every;
+  if (events < min_events_ || events % settings_.explore_every != 0) return plan;
   uint64_t ordinal = 0;
-  if (!BurstRuns(events / settings_.explore_every - before_min, &ordinal)) return plan;
+  if (!BurstRuns(events / settings_.explore_every - skipped_bursts_, &ordinal)) return plan;
   // This call warms the alternative up; the next kBurst - 1 calls of the
   // bucket run it timed.
   plan.explore = true;

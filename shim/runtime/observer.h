@@ -102,6 +102,11 @@ class CommObserver {
   uint64_t NextGap(Counter& k);
 
   const ObserveSettings settings_;
+  // A bucket explores from its min_events_-th event on (explore_min_calls);
+  // the bursts due before it, skipped_bursts_, do not count towards its
+  // full-rate ones (explore_schedule.h).
+  const uint64_t min_events_;
+  const uint64_t skipped_bursts_;
   std::array<Counter, kNumCollectives> counters_{};
   // The cell each collective recorded into last: repeated events of one
   // (algorithm, bucket) skip the map.

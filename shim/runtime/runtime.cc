@@ -73,6 +73,13 @@ ObserveSettings ObserveFrom(const Config& c) {
   return o;
 }
 
+// What exploring leaves out in a flat job, for rank 0's "online:" line.
+const char* FlatJobNote(bool flat, const JobContext& context) {
+  if (!flat) return "";
+  return context.nodes <= 1 ? ", hierarchical mock-ups left out (one node)"
+                            : ", hierarchical mock-ups left out (one process per node)";
+}
+
 // Rank 0's part of MPI_Init: settings and table, as the bytes to broadcast.
 void PrepareOnRoot(const JobContext& context, int thread_level, uint64_t* mem_budget,
                    std::string* text, std::string* source,
@@ -353,10 +360,7 @@ void Runtime::Start(int thread_level, const std::string& heap) {
                     ? ("1 event in " + std::to_string(rt->observe_.explore_every) +
                        " of buckets past " +
                        std::to_string(rt->observe_.explore_min_calls) + " calls" +
-                       (!rt->flat_job_            ? ""
-                        : context.nodes <= 1 ? ", hierarchical mock-ups left out (one node)"
-                                             : ", hierarchical mock-ups left out (one "
-                                               "process per node)"))
+                       FlatJobNote(rt->flat_job_, context))
                           .c_str()
                     : "nothing",
                 plan.job_id.c_str(), plan.spool_dir.c_str());
