@@ -196,8 +196,8 @@ struct Point {
   std::optional<DatatypeSpec> datatype;
 
   std::unique_ptr<Workload> Make(Collective c, const Bench& b) const {
-    return datatype ? Workload::MakeDerived(c, requested, *datatype, b.env)
-                    : Workload::Make(c, requested, b.reduce, b.env, problem);
+    return datatype ? Workload::MakeDerived(c, requested, *datatype, b.env, b.root)
+                    : Workload::Make(c, requested, b.reduce, b.env, problem, b.root);
   }
   // Distinct per point of a collective's size, the same on every rank.
   uint64_t Salt() const {
@@ -468,10 +468,10 @@ int RunCampaign(const Options& o, Bench& b) {
     for (const Row& r : rows) sync_rows += r.regime == Regime::kSync ? 1 : 0;
     fprintf(stderr,
             "colltune-bench: %zu points measured with %lld repetitions (%s) in "
-            "%.1f s; %lld already stored were skipped",
+            "%.1f s (rooted collectives at root %d); %lld already stored were skipped",
             sync_rows, repetitions,
             b.fixed_nrep ? "fixed" : "NREP estimation",
-            PMPI_Wtime() - start, skipped);
+            PMPI_Wtime() - start, b.root, skipped);
     if (rows.size() > sync_rows) {
       fprintf(stderr, "; %zu series in other regimes (%lld calls, %.1f s)",
               rows.size() - sync_rows, regime_calls, regime_seconds);

@@ -262,8 +262,8 @@ int RunEvaluate(const Options& o, Bench& b) {
     }
     std::set<std::pair<std::string, int64_t>> seen;
     for (const auto& [requested, datatype] : wanted) {
-      auto w = datatype ? Workload::MakeDerived(c, requested, *datatype, b.env)
-                        : Workload::Make(c, requested, b.reduce, b.env, problem);
+      auto w = datatype ? Workload::MakeDerived(c, requested, *datatype, b.env, b.root)
+                        : Workload::Make(c, requested, b.reduce, b.env, problem, b.root);
       const std::string layout = LayoutOf(*w);
       if (!seen.insert({layout, w->bytes()}).second) continue;
       // Default, the mock-ups and the library's own algorithms: all of them

@@ -169,6 +169,10 @@ int main(int argc, char** argv) {
                  "measurement order)")
       ->check(CLI::Range(0, 999))
       ->capture_default_str();
+  app.add_option("--root", o.root,
+                 "Root of the rooted collectives (default: 0 in launch 0, then the last "
+                 "rank, the one before, ...: a table holds for every root)")
+      ->check(CLI::Range(0, 1 << 20));
   app.add_flag("!--no-resume", o.resume,
                "Measure again what the daemon already stored for this launch");
   app.add_option("--cluster", o.cluster, "Cluster name (default: the daemon's)");

@@ -46,6 +46,8 @@ struct Options {
   std::vector<std::string> datatype_sizes = {"4K", "64K", "1M"};
   std::string campaign;
   int launch = 0;
+  // The root of the rooted collectives; -1: RootOfLaunch(launch, size).
+  int root = -1;
   std::string cluster;
   std::string reduce_type = "double";
   std::string mem_bytes = "64M";
@@ -94,6 +96,7 @@ bool ParseSize(const std::string& text, int64_t* bytes);
 struct Bench {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0, size = 1;
+  int root = 0;  // of the rooted collectives in this launch (RootOfLaunch)
   shim::ScratchPool scratch;
   shim::CollEnv env;
   MPI_Comm p2p = MPI_COMM_NULL;  // env.p2p: for point-to-point algorithms
@@ -130,6 +133,17 @@ struct Bench {
     return false;
   }
 };
+
+// The root a launch's rooted collectives take unless --root says: 0, then
+// size-1, size-2, ... A choice can depend on where the root is (with two
+// processes to a core, scatter_as_tuw_tree ran 1.10x default's speed at
+// root 0 and 0.92x at root 3 of 4: docs/results-2026-11-28.md), programs
+// use any root, and a table holds for all of them; so the launches of a
+// campaign or an evaluation each time another root, and the engine's
+// per-launch tests keep default where a choice loses at one of them.
+inline int RootOfLaunch(int launch, int size) {
+  return size <= 1 ? 0 : (size - launch % size) % size;
+}
 
 // Collective over `comm`; false on an MPI error.
 bool SetUp(const Options& o, MPI_Comm comm, Bench* b);

@@ -90,6 +90,7 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
   b->comm = comm;
   PMPI_Comm_rank(comm, &b->rank);
   PMPI_Comm_size(comm, &b->size);
+  b->root = o.root >= 0 ? o.root % b->size : RootOfLaunch(o.launch, b->size);
   for (const std::string& name : o.collectives) {
     b->collectives.push_back(*ParseCollective(name));
   }

@@ -10,8 +10,6 @@
 namespace colltune::bench {
 namespace {
 
-constexpr int kRoot = 0;
-
 // The same seed on every rank: all agree on every block's size.
 std::vector<int> Counts(std::optional<Problem> problem, int p, int64_t b, uint64_t salt) {
   return problem ? BlockCounts(*problem, p, b, 0x5eed0000u + static_cast<uint64_t>(b) + salt)
@@ -62,7 +60,7 @@ void Bind(const Call& call, const shim::CollEnv& env,
 std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
                                          ReduceType reduce,
                                          const shim::CollEnv& env,
-                                         std::optional<Problem> problem) {
+                                         std::optional<Problem> problem, int root) {
   std::unique_ptr<Workload> w(new Workload);
   w->collective_ = c;
   const int64_t p = env.size;
@@ -94,21 +92,21 @@ std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
     case Collective::kBcast:
       w->bytes_ = block;
       bytes_of(block);
-      Bind(shim::BcastCall{w->send_.data(), block, MPI_BYTE, kRoot}, env,
+      Bind(shim::BcastCall{w->send_.data(), block, MPI_BYTE, root}, env,
            &w->eligible_, &w->run_);
       break;
     case Collective::kGather:
       w->bytes_ = block;
       bytes_of(p * block);
       s = w->send_.data(), r = w->recv_.data();
-      Bind(shim::GatherCall{s, block, MPI_BYTE, r, block, MPI_BYTE, kRoot}, env,
+      Bind(shim::GatherCall{s, block, MPI_BYTE, r, block, MPI_BYTE, root}, env,
            &w->eligible_, &w->run_);
       break;
     case Collective::kScatter:
       w->bytes_ = block;
       bytes_of(p * block);
       s = w->send_.data(), r = w->recv_.data();
-      Bind(shim::ScatterCall{s, block, MPI_BYTE, r, block, MPI_BYTE, kRoot},
+      Bind(shim::ScatterCall{s, block, MPI_BYTE, r, block, MPI_BYTE, root},
            env, &w->eligible_, &w->run_);
       break;
     case Collective::kBarrier:
@@ -182,11 +180,11 @@ std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
       s = w->send_.data(), r = w->recv_.data();
       if (c == Collective::kGatherv) {
         Bind(shim::GathervCall{s, mine, MPI_BYTE, r, w->counts_.data(),
-                               w->displs_.data(), MPI_BYTE, kRoot},
+                               w->displs_.data(), MPI_BYTE, root},
              env, &w->eligible_, &w->run_);
       } else {
         Bind(shim::ScattervCall{s, w->counts_.data(), w->displs_.data(),
-                                MPI_BYTE, r, mine, MPI_BYTE, kRoot},
+                                MPI_BYTE, r, mine, MPI_BYTE, root},
              env, &w->eligible_, &w->run_);
       }
       break;
@@ -205,7 +203,7 @@ std::unique_ptr<Workload> Workload::Make(Collective c, int64_t requested,
         Bind(shim::AllreduceCall{s, r, n, reduce.type, reduce.op}, env,
              &w->eligible_, &w->run_);
       } else if (c == Collective::kReduce) {
-        Bind(shim::ReduceCall{s, r, n, reduce.type, reduce.op, kRoot}, env,
+        Bind(shim::ReduceCall{s, r, n, reduce.type, reduce.op, root}, env,
              &w->eligible_, &w->run_);
       } else {
         Bind(shim::ScanCall{s, r, n, reduce.type, reduce.op}, env,
@@ -237,7 +235,7 @@ Workload::~Workload() {
 
 std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
                                                 const DatatypeSpec& spec,
-                                                shim::CollEnv env) {
+                                                shim::CollEnv env, int root) {
   if (!HasDatatypeForms(c)) return nullptr;
   std::unique_ptr<Workload> w(new Workload);
   w->collective_ = c;
@@ -271,26 +269,26 @@ std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
   env.chosen_by_layout = true;
   switch (c) {
     case Collective::kBcast:
-      Bind(shim::BcastCall{s, count, t, kRoot}, env, &w->eligible_, &w->run_);
+      Bind(shim::BcastCall{s, count, t, root}, env, &w->eligible_, &w->run_);
       break;
     case Collective::kAllgather:
       Bind(shim::AllgatherCall{s, count, t, r, count, t}, env, &w->eligible_, &w->run_);
       break;
     case Collective::kGather:
-      Bind(shim::GatherCall{s, count, t, r, count, t, kRoot}, env, &w->eligible_, &w->run_);
+      Bind(shim::GatherCall{s, count, t, r, count, t, root}, env, &w->eligible_, &w->run_);
       break;
     case Collective::kScatter:
-      Bind(shim::ScatterCall{s, count, t, r, count, t, kRoot}, env, &w->eligible_, &w->run_);
+      Bind(shim::ScatterCall{s, count, t, r, count, t, root}, env, &w->eligible_, &w->run_);
       break;
     case Collective::kAlltoall:
       Bind(shim::AlltoallCall{s, count, t, r, count, t}, env, &w->eligible_, &w->run_);
       break;
     case Collective::kGatherv:
-      Bind(shim::GathervCall{s, count, t, r, counts, displs, t, kRoot}, env, &w->eligible_,
+      Bind(shim::GathervCall{s, count, t, r, counts, displs, t, root}, env, &w->eligible_,
            &w->run_);
       break;
     case Collective::kScatterv:
-      Bind(shim::ScattervCall{s, counts, displs, t, r, count, t, kRoot}, env, &w->eligible_,
+      Bind(shim::ScattervCall{s, counts, displs, t, r, count, t, root}, env, &w->eligible_,
            &w->run_);
       break;
     case Collective::kAllgatherv:

@@ -37,10 +37,11 @@ struct ReduceType {
 class Workload {
  public:
   // Null if the collective cannot be run by this benchmark.
+  // `root`: of the rooted collectives (bench/options.h, RootOfLaunch).
   static std::unique_ptr<Workload> Make(Collective c, int64_t requested_bytes,
                                         ReduceType reduce,
                                         const shim::CollEnv& env,
-                                        std::optional<Problem> problem = {});
+                                        std::optional<Problem> problem = {}, int root = 0);
 
   // The collective moving data described by a derived datatype of `spec`'s
   // layout (bench/datatype_grid.h), `requested` bytes of it rounded down to
@@ -50,7 +51,7 @@ class Workload {
   // collective has no datatype form.
   static std::unique_ptr<Workload> MakeDerived(Collective c, int64_t requested,
                                                const DatatypeSpec& spec,
-                                               shim::CollEnv env);
+                                               shim::CollEnv env, int root = 0);
   ~Workload();
   Workload(const Workload&) = delete;
   Workload& operator=(const Workload&) = delete;

@@ -222,6 +222,90 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
   return s;
 }
 
+std::vector<SingleChoice> BestSingleChoices(
+    const std::vector<std::vector<PointRecord>>& launches, Grid grid, double slack) {
+  const RegimeSet regimes = RegimesIn(launches);
+  std::vector<Regime> order;
+  for (Regime r : kAllRegimes) {
+    if (regimes & Bit(r)) order.push_back(r);
+  }
+  // point -> regime (index into order) -> algorithm -> per-launch medians;
+  // the tuned series under the key -1.
+  using Key = std::tuple<int, std::string, int64_t>;
+  std::map<Key, std::vector<std::map<int, std::vector<double>>>> times;
+  std::map<Key, Algorithm> tuned;
+  for (const std::vector<PointRecord>& launch : launches) {
+    for (const PointRecord& r : launch) {
+      if (r.layout.empty() != (grid == Grid::kContiguous)) continue;
+      const size_t i = std::find(order.begin(), order.end(), r.regime) - order.begin();
+      const Key key{IndexOf(r.collective), r.layout, r.bytes};
+      auto& per_regime = times[key];
+      per_regime.resize(order.size());
+      for (const SeriesMedians& c : r.candidates) {
+        per_regime[i][IndexOf(c.algorithm)].push_back(c.median);
+      }
+      per_regime[i][-1].push_back(r.tuned_series.median);
+      tuned[key] = r.tuned;
+    }
+  }
+  const int def = IndexOf(Algorithm::kDefault);
+  std::vector<SingleChoice> out;
+  for (const auto& [key, per_regime] : times) {
+    SingleChoice p;
+    p.collective = static_cast<Collective>(std::get<0>(key));
+    p.layout = std::get<1>(key);
+    p.bytes = std::get<2>(key);
+    p.tuned = tuned[key];
+    // Each algorithm's time per regime; only those timed in every regime.
+    std::map<int, std::vector<double>> t;
+    bool complete = true;
+    for (const auto& by_algorithm : per_regime) {
+      if (!by_algorithm.count(def) || !by_algorithm.count(-1)) complete = false;
+    }
+    if (!complete) continue;
+    for (const auto& [a, v] : per_regime[0]) {
+      std::vector<double> row;
+      for (const auto& by_algorithm : per_regime) {
+        auto it = by_algorithm.find(a);
+        if (it == by_algorithm.end()) break;
+        row.push_back(Median(it->second));
+      }
+      if (row.size() == order.size()) t[a] = std::move(row);
+    }
+    const std::vector<double>& d = t.at(def);
+    if (std::any_of(d.begin(), d.end(), [](double x) { return x <= 0; })) continue;
+    int best = def;
+    double best_score = 0;  // log of the geometric mean over default's
+    for (const auto& [a, row] : t) {
+      if (a < 0 || a == def) continue;
+      double score = 0;
+      bool allowed = true;
+      for (size_t i = 0; i < order.size(); ++i) {
+        allowed = allowed && row[i] > 0 && row[i] <= (1 + slack) * d[i];
+        if (row[i] > 0) score += std::log(row[i] / d[i]);
+      }
+      if (allowed && score < best_score) best = a, best_score = score;
+    }
+    p.best = static_cast<Algorithm>(best);
+    p.t_default = d;
+    p.t_tuned = t.at(-1);
+    p.t_best = t.at(best);
+    for (size_t i = 0; i < order.size(); ++i) {
+      int oracle = def;
+      for (const auto& [a, row] : t) {
+        if (a >= 0 && row[i] > 0 && row[i] < t.at(oracle)[i]) oracle = a;
+      }
+      double worst = 0;
+      for (size_t j = 0; j < order.size(); ++j) worst = std::max(worst, t.at(oracle)[j] / d[j]);
+      p.regime_oracle.push_back(static_cast<Algorithm>(oracle));
+      p.t_regime_oracle.push_back(t.at(oracle)[i]);
+      p.regime_oracle_worst.push_back(worst);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 namespace {
 
 // "evaluate:" for sync (what scripts grep), "evaluate[loop]:" otherwise;
@@ -233,6 +317,75 @@ std::string Prefix(Regime r, Grid grid) {
 }
 
 std::string Label(const PointVerdict& v) { return PointName(v.collective, v.layout); }
+
+// The "evaluate[one choice]:" lines of one grid's points (BestSingleChoices).
+std::string OneChoiceLines(const std::vector<SingleChoice>& points,
+                           const std::vector<Regime>& order, Grid grid, double slack) {
+  if (points.empty()) return "";
+  std::string pre = Prefix(Regime::kSync, grid);
+  pre = pre == "evaluate:" ? "evaluate[one choice]:"
+                           : pre.substr(0, pre.size() - 2) + ",one choice]:";
+  const int pct = static_cast<int>(std::lround(100 * slack));
+  char buf[512];
+  std::string text = pre + " tuned against the best single choice (one algorithm per point "
+                     "for every regime, at most " + std::to_string(pct) +
+                     " % slower than default in any): median";
+  const SingleChoice* worst = nullptr;
+  size_t worst_regime = 0;
+  double worst_ratio = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    std::vector<double> ratios;
+    for (const SingleChoice& p : points) {
+      if (p.t_tuned[i] <= 0) continue;
+      const double r = p.t_best[i] / p.t_tuned[i];
+      ratios.push_back(r);
+      if (worst == nullptr || r < worst_ratio) worst = &p, worst_regime = i, worst_ratio = r;
+    }
+    snprintf(buf, sizeof buf, "%s %s %.3f", i == 0 ? "" : ",",
+             std::string(NameOf(order[i])).c_str(), Median(ratios));
+    text += buf;
+  }
+  if (worst != nullptr) {
+    snprintf(buf, sizeof buf, "; worst %.3f (%s %lld B %s: tuned runs %s, the best single "
+             "choice %s)", worst_ratio, PointName(worst->collective, worst->layout).c_str(),
+             static_cast<long long>(worst->bytes),
+             std::string(NameOf(order[worst_regime])).c_str(), Name(worst->tuned).c_str(),
+             Name(worst->best).c_str());
+    text += buf;
+  }
+  text += "\n";
+  // Where a regime's own oracle is out of a table's reach, and the farthest.
+  int out_of_reach = 0;
+  const SingleChoice* far = nullptr;
+  size_t far_regime = 0;
+  double far_gap = 1;
+  for (const SingleChoice& p : points) {
+    bool counted = false;
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (p.regime_oracle_worst[i] <= 1 + slack || p.t_best[i] <= 0) continue;
+      if (!counted) ++out_of_reach, counted = true;
+      const double gap = p.t_regime_oracle[i] / p.t_best[i];
+      if (gap < far_gap) far = &p, far_regime = i, far_gap = gap;
+    }
+  }
+  snprintf(buf, sizeof buf, "%s a regime's own oracle is more than %d %% slower than "
+           "default in another regime, so out of any table's reach, at %d of %zu points",
+           pre.c_str(), pct, out_of_reach, points.size());
+  text += buf;
+  if (far != nullptr) {
+    const size_t i = far_regime;
+    snprintf(buf, sizeof buf, "; the farthest: %s %lld B %s, where %s runs %.2fx faster "
+             "than default but up to %.2fx slower elsewhere (the best single choice, %s, "
+             "runs %.2fx faster there)",
+             PointName(far->collective, far->layout).c_str(),
+             static_cast<long long>(far->bytes), std::string(NameOf(order[i])).c_str(),
+             Name(far->regime_oracle[i]).c_str(),
+             far->t_default[i] / far->t_regime_oracle[i], far->regime_oracle_worst[i],
+             Name(far->best).c_str(), far->t_default[i] / far->t_best[i]);
+    text += buf;
+  }
+  return text + "\n";
+}
 
 }  // namespace
 
@@ -307,7 +460,7 @@ void PrintSlowerThanDefault(const Summary& s, int launches, double margin, doubl
 }
 
 void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, double margin,
-                      double alpha) {
+                      double alpha, double slack) {
   const RegimeSet regimes = RegimesIn(launches);
   if (regimes == kSyncOnly) return;
   std::vector<Regime> order;
@@ -319,6 +472,7 @@ void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, dou
   printf("%-22s %9s %-42s", "collective", "bytes", "tuned");
   for (Regime r : order) printf(" %18s", std::string(NameOf(r)).c_str());
   printf("  verdict\n");
+  std::string after;  // the one-choice lines, after the table
   for (Grid grid : {Grid::kContiguous, Grid::kDatatypes}) {
     // summaries[i]: regime order[i]'s, and its verdicts by point.
     std::vector<Summary> summaries;
@@ -357,7 +511,9 @@ void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, dou
                                                             : "level";
       printf("  %s\n", verdict);
     }
+    after += OneChoiceLines(BestSingleChoices(launches, grid, slack), order, grid, slack);
   }
+  printf("%s", after.c_str());
 }
 
 }  // namespace colltune::evaluation

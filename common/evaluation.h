@@ -112,16 +112,45 @@ void PrintSummary(const Summary& s, size_t natives, int launches,
 // (several launches: the across-launch test; `margin` as in Summarize).
 void PrintSlowerThanDefault(const Summary& s, int launches, double margin, double alpha,
                             Regime regime = Regime::kSync, Grid grid = Grid::kContiguous);
+// "bcast" for contiguous data, "bcast@tiled/8B" for the grid's.
+std::string PointName(Collective c, const std::string& layout);
+
+// A table runs one algorithm at a point whatever the caller's regime, so the
+// oracle of one regime is out of its reach where that algorithm is slower
+// than default in another regime (a program calling from a barrier would
+// pay for what one calling back to back gains). The best single choice at a
+// point is, of default and the candidates timed in every regime of the
+// records, the one with the smallest geometric mean over the regimes of its
+// time over default's, among those no more than `slack` slower than default
+// in any regime (the engine's regime slack, daemon/engine.h); default if no
+// other qualifies. Times are medians of per-launch medians, as Summarize's.
+constexpr double kSingleChoiceSlack = 0.03;
+struct SingleChoice {
+  Collective collective = Collective::kAllgather;
+  std::string layout;
+  int64_t bytes = 0;
+  Algorithm tuned = Algorithm::kDefault, best = Algorithm::kDefault;
+  // Per regime the records hold, in kAllRegimes order: seconds.
+  std::vector<double> t_default, t_tuned, t_best;
+  // Each regime's own oracle (fastest there), its time, and its largest
+  // time over default's in any regime (above 1 + slack: out of reach).
+  std::vector<Algorithm> regime_oracle;
+  std::vector<double> t_regime_oracle, regime_oracle_worst;
+};
+// The points of `grid` timed in every regime of the records (sync included).
+std::vector<SingleChoice> BestSingleChoices(
+    const std::vector<std::vector<PointRecord>>& launches, Grid grid,
+    double slack = kSingleChoiceSlack);
+
 // Every point's tuned/default and tuned/oracle in each regime of the
 // records, side by side, with a verdict where the table changes the
 // algorithm: "slower" where tuned's median is more than `margin` above
 // default's in some regime. Nothing when the records hold sync alone. The
 // datatype grid's points follow the contiguous ones.
-// "bcast" for contiguous data, "bcast@tiled/8B" for the grid's.
-std::string PointName(Collective c, const std::string& layout);
-
+// After the table, per grid, tuned against the best single choice
+// (BestSingleChoices, `slack`) in each regime ("evaluate[one choice]:").
 void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, double margin,
-                      double alpha);
+                      double alpha, double slack = kSingleChoiceSlack);
 
 }  // namespace colltune::evaluation
 

@@ -47,6 +47,13 @@ else
 fi
 check "every launch's points reach the daemon" test "$(stored_points small)" -eq "$expected"
 check "each launch gets its own index" grep -q -- "--launch 2 " <<<"$out"
+# A choice can depend on where the root is; programs use any: launch 0 times
+# scatter at root 0, launch 1 at the last rank, launch 2 (of 2 processes) at
+# root 0 again.
+check "each launch times the rooted collectives at its own root" python3 -c '
+import re, sys
+roots = re.findall(r"rooted collectives at root (\d+)", sys.argv[1])
+assert roots == ["0", "1", "0"], roots' "$out"
 check "each launch's medians are kept with --log-dir" \
   grep -q "^allreduce " "$T_TMP/small-launch-1.txt"
 out=$("${CT[@]}" profiles --cluster small --json)
@@ -247,6 +254,17 @@ if [ $rc -eq 0 ] && grep -Eq "^evaluate: 6 points, 2 processes on 1 node \(1 x 2
 else
   fail "colltune evaluate runs the evaluation and prints its summary" "rc=$rc"$'\n'"$out"
 fi
+# Against the best one algorithm per point for every regime: a median per
+# regime, each a ratio, and the count of points whose own oracle is out of
+# reach among the 6.
+check "evaluate compares tuned with the best single choice in each regime" python3 -c '
+import re, sys
+m = re.search(r"^evaluate\[one choice\]: .*: median sync ([0-9.]+), loop ([0-9.]+), "
+              r"imbalance ([0-9.]+); worst ([0-9.]+)", sys.argv[1], re.M)
+n = re.search(r"^evaluate\[one choice\]: .* at ([0-9]+) of ([0-9]+) points", sys.argv[1], re.M)
+assert m and n, sys.argv[1]
+assert all(0 < float(x) < 10 for x in m.groups()), m.groups()
+assert int(n.group(2)) == 6 and int(n.group(1)) <= 6, n.groups()' "$out"
 
 # 5. Two evaluation jobs whose points are kept, then scored again offline
 # (scripts/whatif_table.py): the table the evaluation ran ("measured") must

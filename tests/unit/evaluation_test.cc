@@ -138,6 +138,43 @@ TEST(EvaluationTest, EachRegimeIsSummarizedApartAndTravelsInItsRecord) {
   EXPECT_TRUE(Summarize(launches, 0.10, 0.05, Regime::kImbalance).points.empty());
 }
 
+// A table runs one algorithm in every regime: the best single choice is
+// the fastest over the regimes of those no more than the slack slower than
+// default in any, and a regime's oracle slower elsewhere is out of reach.
+TEST(EvaluationTest, TheBestSingleChoiceIsNoSlowerThanDefaultInAnyRegime) {
+  const Collective c = Collective::kAllreduce;
+  // 4 KiB: ring is 2x faster back to back and 1.5x slower from a barrier;
+  // basic_linear 1.25x faster in both; the table kept default.
+  // 64 KiB: every candidate is more than 3 % slower somewhere: default.
+  std::vector<PointRecord> launch = {
+      Point(c, 4096, "default",
+            {{"default", 10}, {"native:ring", 15}, {"native:basic_linear", 8}}, 10),
+      Point(c, 4096, "default",
+            {{"default", 20}, {"native:ring", 10}, {"native:basic_linear", 16}}, 20),
+      Point(c, 65536, "native:ring", {{"default", 100}, {"native:ring", 104}}, 104),
+      Point(c, 65536, "native:ring", {{"default", 100}, {"native:ring", 50}}, 50),
+  };
+  launch[1].regime = launch[3].regime = Regime::kLoop;
+  const std::vector<SingleChoice> points = BestSingleChoices({launch}, Grid::kContiguous);
+  ASSERT_EQ(points.size(), 2u);
+  const SingleChoice& small = points[0].bytes == 4096 ? points[0] : points[1];
+  const SingleChoice& large = points[0].bytes == 4096 ? points[1] : points[0];
+  EXPECT_EQ(small.best, Named("native:basic_linear", c));
+  ASSERT_EQ(small.t_best.size(), 2u);
+  EXPECT_DOUBLE_EQ(small.t_best[1] / small.t_tuned[1], 16.0 / 20);
+  EXPECT_EQ(small.regime_oracle[1], Named("native:ring", c));
+  EXPECT_DOUBLE_EQ(small.regime_oracle_worst[1], 1.5);
+  EXPECT_EQ(small.regime_oracle[0], Named("native:basic_linear", c));
+  EXPECT_EQ(large.best, Algorithm::kDefault) << "4 % slower from a barrier";
+  EXPECT_EQ(BestSingleChoices({launch}, Grid::kContiguous, 0.05)[1].best,
+            Named("native:ring", c))
+      << "within a 5 % slack";
+  EXPECT_TRUE(BestSingleChoices({launch}, Grid::kDatatypes).empty());
+  // A point not timed in every regime is left out.
+  launch.pop_back();
+  EXPECT_EQ(BestSingleChoices({launch}, Grid::kContiguous).size(), 1u);
+}
+
 // Seed 003's datatype grid: its points travel with their layout and are
 // summarized apart from the contiguous ones, even at the same size.
 TEST(EvaluationTest, TheDatatypeGridIsSummarizedApart) {
