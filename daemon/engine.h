@@ -48,6 +48,11 @@ struct EngineOptions {
   // How much slower than default a candidate may be, median over launches,
   // in a regime it does not win (docs/architecture.md, regimes first).
   double regime_slack = 0.03;
+  // Launches a candidate must have been timed in, in every regime, before
+  // it may replace default (fewer where default itself has fewer): one
+  // launch's back-to-back median cannot show that a choice survives the
+  // next launch. 0 switches it off.
+  int min_regime_launches = 3;
 };
 
 // The median latency of one point in one launch.

@@ -24,6 +24,11 @@ void AddDecisionFlags(CLI::App& app, EngineOptions* o) {
                  "not win")
       ->check(CLI::Range(0.0, 0.5))
       ->capture_default_str();
+  app.add_option("--min-regime-launches", o->min_regime_launches,
+                 "A candidate replaces default only if timed in at least this many "
+                 "launches in every regime (fewer where default has fewer; 0: off)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   app.add_option("--alpha", o->alpha,
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))
