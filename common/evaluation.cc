@@ -222,13 +222,23 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
   return s;
 }
 
-std::vector<SingleChoice> BestSingleChoices(
-    const std::vector<std::vector<PointRecord>>& launches, Grid grid, double slack) {
+namespace {
+
+// The regimes the records hold, in kAllRegimes order.
+std::vector<Regime> RegimeOrder(const std::vector<std::vector<PointRecord>>& launches) {
   const RegimeSet regimes = RegimesIn(launches);
   std::vector<Regime> order;
   for (Regime r : kAllRegimes) {
     if (regimes & Bit(r)) order.push_back(r);
   }
+  return order;
+}
+
+}  // namespace
+
+std::vector<SingleChoice> BestSingleChoices(
+    const std::vector<std::vector<PointRecord>>& launches, Grid grid, double slack) {
+  const std::vector<Regime> order = RegimeOrder(launches);
   // point -> regime (index into order) -> algorithm -> per-launch medians;
   // the tuned series under the key -1.
   using Key = std::tuple<int, std::string, int64_t>;
@@ -461,12 +471,8 @@ void PrintSlowerThanDefault(const Summary& s, int launches, double margin, doubl
 
 void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, double margin,
                       double alpha, double slack) {
-  const RegimeSet regimes = RegimesIn(launches);
-  if (regimes == kSyncOnly) return;
-  std::vector<Regime> order;
-  for (Regime r : kAllRegimes) {
-    if (regimes & Bit(r)) order.push_back(r);
-  }
+  const std::vector<Regime> order = RegimeOrder(launches);
+  if (order.size() <= 1) return;
   printf("\ntuned/default (and tuned/oracle) in each regime: sync (a barrier before each "
          "call), loop (back to back), imbalance (after uneven work)\n");
   printf("%-22s %9s %-42s", "collective", "bytes", "tuned");

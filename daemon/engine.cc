@@ -112,19 +112,26 @@ RegimeSet RegimesOf(const Series& def) {
   return set;
 }
 
+// Calls f(x's median, y's median) for each launch that timed both.
+template <class F>
+void ForEachSharedLaunch(const Launches& x, const Launches& y, F f) {
+  for (size_t i = 0; i < x.ids.size(); ++i) {
+    for (size_t j = 0; j < y.ids.size(); ++j) {
+      if (x.ids[i] == y.ids[j]) f(x.medians[i], y.medians[j]);
+    }
+  }
+}
+
 // The largest ratio of x's median to y's over the launches that timed both
 // (infinite where y's is 0 and x's is not).
 double WorstLaunchRatio(const Launches& x, const Launches& y) {
   double worst = 0;
-  for (size_t i = 0; i < x.ids.size(); ++i) {
-    for (size_t j = 0; j < y.ids.size(); ++j) {
-      if (x.ids[i] != y.ids[j]) continue;
-      const double ratio = y.medians[j] > 0 ? x.medians[i] / y.medians[j]
-                           : x.medians[i] > 0 ? std::numeric_limits<double>::infinity()
-                                              : 0;
-      worst = std::max(worst, ratio);
-    }
-  }
+  ForEachSharedLaunch(x, y, [&](double xm, double ym) {
+    const double ratio = ym > 0   ? xm / ym
+                         : xm > 0 ? std::numeric_limits<double>::infinity()
+                                  : 0;
+    worst = std::max(worst, ratio);
+  });
   return worst;
 }
 
@@ -136,11 +143,9 @@ double WorstLaunchRatio(const Launches& x, const Launches& y) {
 // back, docs/results-2026-11-28.md).
 double MedianLaunchRatio(const Launches& x, const Launches& y) {
   std::vector<double> ratios;
-  for (size_t i = 0; i < x.ids.size(); ++i) {
-    for (size_t j = 0; j < y.ids.size(); ++j) {
-      if (x.ids[i] == y.ids[j] && y.medians[j] > 0) ratios.push_back(x.medians[i] / y.medians[j]);
-    }
-  }
+  ForEachSharedLaunch(x, y, [&](double xm, double ym) {
+    if (ym > 0) ratios.push_back(xm / ym);
+  });
   return ratios.empty() ? 0 : colltune::Median(ratios);
 }
 
