@@ -216,6 +216,7 @@ std::vector<Point> PointsOf(Collective c, const Bench& b) {
     // Seed 003's grid where the collective has datatype forms.
     if (!HasDatatypeForms(c) || b.launched_with()) return points;
     for (const DatatypeSpec& spec : b.datatypes) {
+      if (!LibraryRunsLayout(c, spec)) continue;
       for (int64_t bytes : b.datatype_sizes) points.push_back({bytes, std::nullopt, spec});
     }
     return points;

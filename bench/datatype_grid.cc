@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstddef>
 
+#include "shim/coll/quirks.h"
+
 namespace colltune::bench {
 namespace {
 
@@ -97,6 +99,11 @@ MPI_Datatype MakeDatatype(const DatatypeSpec& spec, int64_t bytes, int* count) {
   *count = static_cast<int>(bytes / size);
   if (*count < 1) *count = 1;
   return t;
+}
+
+bool LibraryRunsLayout(Collective c, const DatatypeSpec& spec) {
+  return !(shim::kMixedTypesBreakGatherScatter && spec.layout == LayoutClass::kStruct &&
+           (c == Collective::kGather || c == Collective::kScatter));
 }
 
 }  // namespace colltune::bench

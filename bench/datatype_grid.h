@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 
+#include "common/catalog.h"
 #include "common/layout_class.h"
 
 namespace colltune::bench {
@@ -41,6 +42,13 @@ std::vector<std::string> DatatypeGridNames();
 // `bytes` of data, rounded down to whole elements (at least one). Collective
 // on nothing; the caller frees the type.
 MPI_Datatype MakeDatatype(const DatatypeSpec& spec, int64_t bytes, int* count);
+
+// False where the library's own call of `c` aborts on data of the spec's
+// layout at some root or process count (shim/coll/quirks.h: MPICH's
+// MPI_Gather and MPI_Scatter on types mixing basic types): a
+// campaign cannot time the default there, and a job's calls of that kind run
+// the shim's repair (shim/runtime/repairs.h), not a table's choice.
+bool LibraryRunsLayout(Collective c, const DatatypeSpec& spec);
 
 }  // namespace colltune::bench
 

@@ -257,6 +257,7 @@ int RunEvaluate(const Options& o, Bench& b) {
     for (int64_t requested : sizes) wanted.push_back({requested, std::nullopt});
     if (HasDatatypeForms(c)) {
       for (const DatatypeSpec& spec : b.datatypes) {
+        if (!LibraryRunsLayout(c, spec)) continue;
         for (int64_t bytes : b.datatype_sizes) wanted.push_back({bytes, spec});
       }
     }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -119,6 +120,19 @@ bool SetUp(const Options& o, MPI_Comm comm, Bench* b) {
       for (const std::string& g : DatatypeGridNames()) b->datatypes.push_back(*ParseDatatypeSpec(g));
     } else {
       b->datatypes.push_back(*ParseDatatypeSpec(name));  // main.cc checked it
+    }
+  }
+  for (const DatatypeSpec& spec : b->datatypes) {
+    for (Collective c : {Collective::kGather, Collective::kScatter}) {
+      if (LibraryRunsLayout(c, spec) || b->rank != 0 ||
+          std::find(b->collectives.begin(), b->collectives.end(), c) == b->collectives.end()) {
+        continue;
+      }
+      fprintf(stderr,
+              "colltune-bench: %s @%s is not measured: this library's MPI_%s aborts on types "
+              "mixing basic types; the shim runs every such call as %s_as_packed\n",
+              std::string(InfoOf(c).name).c_str(), SpecName(spec).c_str(),
+              c == Collective::kGather ? "Gather" : "Scatter", std::string(InfoOf(c).name).c_str());
     }
   }
   if (!o.launched_with.empty() && !SetUpLaunchedWith(o, b)) return false;

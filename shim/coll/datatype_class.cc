@@ -36,6 +36,12 @@ void Merge(const Shape& inner, Shape* s) {
   if (s->basic == MPI_DATATYPE_NULL) s->basic = inner.basic;
 }
 
+// The predefined pairs of two different basic types.
+bool IsMixedPair(MPI_Datatype type) {
+  return type == MPI_FLOAT_INT || type == MPI_DOUBLE_INT || type == MPI_LONG_INT ||
+         type == MPI_SHORT_INT || type == MPI_LONG_DOUBLE_INT;
+}
+
 Shape Read(MPI_Datatype type, int depth);
 
 // Blocks of `inner` repeated at displacements: tiled when `strided`, else
@@ -118,7 +124,10 @@ Shape Read(MPI_Datatype type, int depth) {
   TypeContents contents;
   if (depth > kMaxDepth || !contents.Read(type)) return s;
   if (contents.combiner == MPI_COMBINER_NAMED) {
-    s.layout = LayoutClass::kContiguous;
+    // A pair (MPI_DOUBLE_INT) is two basic types, with the padding between
+    // them a gap: a struct unless dense (ClassOf).
+    s.mixed = IsMixedPair(type);
+    s.layout = s.mixed ? LayoutClass::kStruct : LayoutClass::kContiguous;
     s.block = SizeOf(type);
     s.basic = type;
     return s;
@@ -161,12 +170,6 @@ DatatypeClass Decode(uintptr_t v) {
   c.homogeneous = (v >> 4) & 1;
   c.block_log2 = static_cast<uint8_t>((v >> 5) & 63);
   return c;
-}
-
-// The predefined pairs of two different basic types.
-bool IsMixedPair(MPI_Datatype type) {
-  return type == MPI_FLOAT_INT || type == MPI_DOUBLE_INT || type == MPI_LONG_INT ||
-         type == MPI_SHORT_INT || type == MPI_LONG_DOUBLE_INT;
 }
 
 // Classify, with data that is dense (count elements are count * size

@@ -11,6 +11,7 @@
 #include "shim/intercept/export.h"
 #include "shim/runtime/clock.h"
 #include "shim/runtime/observer.h"
+#include "shim/runtime/repairs.h"
 #include "shim/runtime/runtime.h"
 
 namespace colltune::shim {
@@ -92,6 +93,18 @@ __attribute__((noinline)) int ByLayout(Runtime* rt, CommState* s, const Call& ca
   return rc;
 }
 
+// A call the library gets wrong (shim/runtime/repairs.h): `repair` runs it,
+// on MPI_BYTEs as every rank does, whatever the table says; not timed.
+template <class Call>
+__attribute__((noinline)) int Repaired(Runtime* rt, CommState* s, const Call& call,
+                                       Algorithm repair) {
+  Outcome outcome;
+  Algorithm ran;
+  const int rc = Execute(repair, call, s->env, &outcome, &ran);
+  rt->Record(*s, Call::kCollective, repair, outcome, ran);
+  return rc;
+}
+
 // A call of a collective the table can change: state, tick, choice. Inlined
 // into Slow, its only caller: one call frame less on every dispatched call.
 // `ticked`: the wrapper's countdown picked this call to sample.
@@ -100,6 +113,14 @@ __attribute__((always_inline)) inline int Dispatch(Runtime* rt, const Call& call
                                                    bool ticked) {
   CommState* s = rt->StateOf(comm);
   if (s == nullptr) return call.Native(comm);
+  if constexpr (Call::kCollective == Collective::kGather ||
+                Call::kCollective == Collective::kScatter) {
+    const Algorithm repair = rt->Repair(Call::kCollective);
+    if (repair != Algorithm::kDefault && s->intra &&
+        NeedsMixedTypesRepair(DataTypeOf(call, s->env.rank))) {
+      return Repaired(rt, s, call, repair);
+    }
+  }
   if (s->observer) {
     if (ticked || (rt->Exploring() ? s->observer->Tick(Call::kCollective) : rt->SampleNow())) {
       if (!rt->Exploring()) rt->Resample();

@@ -1,11 +1,17 @@
 #include "shim/runtime/dispatch_table.h"
 
+#include "shim/runtime/repairs.h"
+
 namespace colltune::shim {
 
 DispatchTable::DispatchTable(const Table& table) : table_(table) {
   for (int c = 0; c < kNumCollectives; ++c) {
     active_[c] = table_.forced[c].has_value() &&
                  *table_.forced[c] != Algorithm::kDefault;
+    if (!table_.forced[c].has_value()) {
+      repairs_[c] = MixedTypesRepair(static_cast<Collective>(c));
+      if (repairs_[c] != Algorithm::kDefault) active_[c] = true;
+    }
   }
   ranges_.resize(table_.sections.size());
   for (size_t i = 0; i < table_.sections.size(); ++i) {

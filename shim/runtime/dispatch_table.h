@@ -67,6 +67,9 @@ class DispatchTable {
   const std::optional<Algorithm>& forced(Collective c) const {
     return table_.forced[IndexOf(c)];
   }
+  // What calls of `c` the library gets wrong run (repairs.h's
+  // MixedTypesRepair), unless COLLTUNE_FORCE names `c`; kDefault for none.
+  Algorithm repair(Collective c) const { return repairs_[IndexOf(c)]; }
   // False when no communicator can run anything but default for `c`: the
   // wrapper then calls the library without looking at the communicator.
   bool Active(Collective c) const { return active_[IndexOf(c)]; }
@@ -77,6 +80,7 @@ class DispatchTable {
   // ranges_[i] holds section i's non-default ranges, grouped by collective.
   std::vector<std::vector<Range>> ranges_;
   std::array<bool, kNumCollectives> active_{};
+  std::array<Algorithm, kNumCollectives> repairs_{};
 };
 
 }  // namespace colltune::shim

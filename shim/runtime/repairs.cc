@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "common/quirks.h"
+#include "shim/coll/datatype_class.h"
+#include "shim/coll/quirks.h"
 #include "shim/native/controls.h"
 
 namespace colltune::shim {
@@ -25,9 +27,31 @@ bool HanGatherIsWrong(const JobContext& context, int thread_level) {
 
 }  // namespace
 
+Algorithm MixedTypesRepair(Collective c) {
+  if (!kMixedTypesBreakGatherScatter) return Algorithm::kDefault;
+  if (c == Collective::kGather) return Algorithm::kGatherAsPacked;
+  if (c == Collective::kScatter) return Algorithm::kScatterAsPacked;
+  return Algorithm::kDefault;
+}
+
+bool NeedsMixedTypesRepair(MPI_Datatype type) {
+  return MixesBasicTypes(type) && ClassOf(type).layout != LayoutClass::kOther;
+}
+
 std::vector<std::string> RepairLibraryDefects(const JobContext& context, int thread_level,
                                               Table* table) {
   std::vector<std::string> said;
+  for (Collective c : {Collective::kGather, Collective::kScatter}) {
+    const Algorithm repair = MixedTypesRepair(c);
+    if (repair == Algorithm::kDefault) continue;
+    const std::optional<Algorithm>& forced = table->forced[IndexOf(c)];
+    const std::string why = "MPICH's MPI_" + std::string(c == Collective::kGather ? "Gather" : "Scatter") +
+                            " aborts (\"Message truncated\") on datatypes mixing basic types";
+    said.push_back(forced ? why + "; COLLTUNE_FORCE " + std::string(InfoOf(c).name) + "=" +
+                                std::string(InfoOf(*forced).name) + " is kept as asked"
+                          : why + ": every such call runs " +
+                                std::string(InfoOf(repair).name) + " on bytes");
+  }
   if (!HanGatherIsWrong(context, thread_level)) return said;
   std::optional<Algorithm>& gather = table->forced[IndexOf(Collective::kGather)];
   const std::string why =

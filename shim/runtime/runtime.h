@@ -111,6 +111,7 @@ class Runtime {
   static bool SampleNow() { return --tls_countdown_ == 0; }
   void Resample() { tls_countdown_ = NextThreadGap(); }
   bool Forced(Collective c) const { return table_.forced(c).has_value(); }
+  Algorithm Repair(Collective c) const { return table_.repair(c); }
   // The job sits on one node, or holds one process per node (the same on
   // every rank): its hierarchical mock-ups are flat ones plus communicators
   // to build, so exploration leaves them out.
