@@ -212,7 +212,9 @@ DatatypeClass ClassOf(MPI_Datatype type) {
 
 bool MixesBasicTypes(MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) return false;
-  if (IsNamed(type)) return IsMixedPair(type);
+  // Predefined types answer from the shim's own table, without an MPI call:
+  // MPICH's gather and scatter ask on every call (shim/runtime/repairs.h).
+  if (IsPredefinedType(type) || IsNamed(type)) return IsMixedPair(type);
   return !ClassOf(type).homogeneous;
 }
 
