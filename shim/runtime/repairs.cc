@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "common/quirks.h"
+#include "shim/coll/datatype.h"
 #include "shim/coll/datatype_class.h"
 #include "shim/coll/quirks.h"
 #include "shim/native/controls.h"
@@ -35,7 +36,11 @@ Algorithm MixedTypesRepair(Collective c) {
 }
 
 bool NeedsMixedTypesRepair(MPI_Datatype type) {
-  return MixesBasicTypes(type) && ClassOf(type).layout != LayoutClass::kOther;
+  // Predefined types (the pairs among them) answer without an MPI call; a
+  // derived type's class, cached on it, says both things at once.
+  if (IsPredefinedType(type)) return MixesBasicTypes(type);
+  const DatatypeClass c = ClassOf(type);
+  return !c.homogeneous && c.layout != LayoutClass::kOther;
 }
 
 std::vector<std::string> RepairLibraryDefects(const JobContext& context, int thread_level,
