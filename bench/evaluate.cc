@@ -281,7 +281,12 @@ int RunEvaluate(const Options& o, Bench& b) {
       const uint64_t key = info.key == SizeKey::kNone ? 0 : static_cast<uint64_t>(w->bytes());
       Algorithm tuned = dispatch.forced(c).value_or(slices[IndexOf(c)].Lookup(key));
       if (!layout.empty() && tuned == Algorithm::kDefault && !dispatch.forced(c)) {
-        tuned = layouts[IndexOf(c)].Lookup(shim::ClassOf(w->derived()).Key(), key);
+        // The workload runs the forms as the grid's rules do (bench/
+        // workload.cc): on bytes for data mixing basic types.
+        const shim::DatatypeClass k = shim::ClassOf(w->derived());
+        bool shared = false;
+        tuned = layouts[IndexOf(c)].Choose(k.Key(), shim::MixesBasicTypes(w->derived()), key,
+                                           &shared);
       }
       if (!w->Eligible(tuned)) tuned = Algorithm::kDefault;
       std::vector<Algorithm> series = algorithms;

@@ -249,7 +249,11 @@ std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
   PMPI_Type_size(t, &size);
   PMPI_Type_get_extent(t, &lb, &extent);
   w->bytes_ = static_cast<int64_t>(count) * size * (c == Collective::kAllgatherv ? env.size : 1);
-  w->layout_problem_ = LayoutProblem(shim::ClassOf(t).Key());
+  // Data whose signature mixes basic types is keyed by its whole class: the
+  // rules every rank of a call finds alike (shim/runtime/dispatch_table.h).
+  const bool mixed = shim::MixesBasicTypes(t);
+  w->layout_problem_ =
+      LayoutProblem(mixed ? LayoutKey{LayoutClass::kStruct, -1} : shim::ClassOf(t).Key());
   const size_t span = static_cast<size_t>(count) * static_cast<size_t>(extent);
   const bool sends_p = c == Collective::kScatter || c == Collective::kAlltoall ||
                        c == Collective::kScatterv || c == Collective::kAlltoallv;
@@ -265,8 +269,10 @@ std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
   char* s = w->send_.data();
   char* r = w->recv_.data();
   // A table's layout rule picks the packed form on each rank from its own
-  // type, and it then keeps the type signature: what a job would run.
-  env.chosen_by_layout = true;
+  // type, and it then keeps the type signature; for data mixing basic types
+  // every rank finds the same rule, and the form moves bytes: what a job
+  // would run.
+  env.chosen_by_layout = !mixed;
   switch (c) {
     case Collective::kBcast:
       Bind(shim::BcastCall{s, count, t, root}, env, &w->eligible_, &w->run_);

@@ -56,15 +56,15 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
   rt->NoteDatatype(c, DataTypeOf(call, s->env.rank));
   // Layout rules apply where the table's choice runs and is default; such a
   // call is not timed: online evidence is about contiguous data.
-  bool by_layout = false;
+  bool by_layout = false, shared = false;
   if (run == Algorithm::kDefault && chosen == Algorithm::kDefault) {
-    run = rt->ChooseLayout(*s, c, DataTypeOf(call, s->env.rank), [&] { return key; });
+    run = rt->ChooseLayout(*s, c, DataTypeOf(call, s->env.rank), [&] { return key; }, &shared);
     by_layout = run != Algorithm::kDefault;
   }
   Outcome outcome = Outcome::kDefault;
   Algorithm ran = Algorithm::kDefault;
   CollEnv env = s->env;
-  env.chosen_by_layout = by_layout;
+  env.chosen_by_layout = by_layout && !shared;
   const uint64_t t0 = clock::Now();
   const int rc = Execute(run, call, env, &outcome, &ran);
   const uint64_t t1 = clock::Now();
@@ -77,15 +77,17 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
 }
 
 // Where the table leaves the default: its layout rules for this rank's own
-// datatype (this rank alone decides, env.chosen_by_layout), else the library.
+// datatype (this rank alone decides, env.chosen_by_layout, unless the rule is
+// one every rank finds), else the library.
 template <class Call, class KeyFn>
 __attribute__((noinline)) int ByLayout(Runtime* rt, CommState* s, const Call& call,
                                        MPI_Comm comm, KeyFn key) {
+  bool shared = false;
   const Algorithm algorithm =
-      rt->ChooseLayout(*s, Call::kCollective, DataTypeOf(call, s->env.rank), key);
+      rt->ChooseLayout(*s, Call::kCollective, DataTypeOf(call, s->env.rank), key, &shared);
   if (algorithm == Algorithm::kDefault) return call.Native(comm);
   CollEnv env = s->env;
-  env.chosen_by_layout = true;
+  env.chosen_by_layout = !shared;
   Outcome outcome;
   Algorithm ran;
   const int rc = Execute(algorithm, call, env, &outcome, &ran);

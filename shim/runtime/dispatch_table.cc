@@ -38,6 +38,26 @@ Algorithm LayoutSlice::Lookup(const LayoutKey& key, uint64_t bytes) const {
   return whole_class ? whole_class->algorithm : Algorithm::kDefault;
 }
 
+Algorithm LayoutSlice::Choose(const LayoutKey& key, bool mixed, uint64_t bytes,
+                              bool* shared) const {
+  *shared = false;
+  if (mixed) {
+    for (uint32_t i = 0; i < count; ++i) {
+      const Rule& r = rules[i];
+      if (r.layout.layout == LayoutClass::kStruct && r.layout.block_log2 < 0 &&
+          bytes >= r.min_bytes && bytes <= r.max_bytes &&
+          r.algorithm != Algorithm::kDefault) {
+        *shared = true;
+        return r.algorithm;
+      }
+    }
+  }
+  if (key.layout == LayoutClass::kContiguous || key.layout == LayoutClass::kOther) {
+    return Algorithm::kDefault;
+  }
+  return Lookup(key, bytes);
+}
+
 const Section* DispatchTable::SlicesFor(
     uint32_t comm_size, std::array<Slice, kNumCollectives>* slices,
     std::array<LayoutSlice, kNumCollectives>* layouts) const {

@@ -51,6 +51,16 @@ struct LayoutSlice {
   // the key's own block-size bucket first, else one of its whole class, else
   // default.
   Algorithm Lookup(const LayoutKey& key, uint64_t bytes) const;
+
+  // The same for a call's data as the shim finds it, `mixed` if its signature
+  // mixes basic types. Such data looks up the whole-class `struct` rules
+  // first, whatever its own layout: the signature and `bytes` decide, and
+  // both match between the ranks of a call, so every rank finds the same rule
+  // and, where it names an algorithm, *shared is set (its mock-up may move
+  // MPI_BYTEs, env.chosen_by_layout false). Otherwise the rank's own key
+  // decides (Lookup; contiguous data none), and *shared is false: the
+  // mock-up must keep the signature, as a rank may choose it alone.
+  Algorithm Choose(const LayoutKey& key, bool mixed, uint64_t bytes, bool* shared) const;
 };
 
 class DispatchTable {

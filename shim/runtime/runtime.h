@@ -172,20 +172,25 @@ class Runtime {
 
   // Where Choose gave default: what the table's layout rules give a call
   // whose data is `type` (default for contiguous data and when none apply).
-  // Rank-local by design: layout rules only name the collective's packed
-  // form, which other ranks' plain calls match (common/table.h).
+  // Layout rules only name the collective's datatype forms, which keep the
+  // signature, so a rank may run one whatever the others do (*shared false);
+  // data whose signature mixes basic types finds the whole-class `struct`
+  // rules first, as every rank of the call does (*shared true: the form may
+  // move bytes; LayoutSlice::Choose).
   template <class KeyFn>
   Algorithm ChooseLayout(const CommState& s, Collective c, MPI_Datatype type,
-                         KeyFn key_bytes) const {
+                         KeyFn key_bytes, bool* shared) const {
+    *shared = false;
     const LayoutSlice& slice = s.layouts[IndexOf(c)];
     if (slice.count == 0 || !s.intra || table_.forced(c)) return Algorithm::kDefault;
     const DatatypeClass k = ClassOf(type);
-    if (k.layout == LayoutClass::kContiguous || k.layout == LayoutClass::kOther) {
+    const bool mixed = !k.homogeneous && k.layout != LayoutClass::kOther;
+    if (!mixed && (k.layout == LayoutClass::kContiguous || k.layout == LayoutClass::kOther)) {
       return Algorithm::kDefault;
     }
     const int64_t bytes = key_bytes();
     if (bytes < 0) return Algorithm::kDefault;
-    return slice.Lookup(k.Key(), static_cast<uint64_t>(bytes));
+    return slice.Choose(k.Key(), mixed, static_cast<uint64_t>(bytes), shared);
   }
 
   // Counts what a dispatched call did and says so under COLLTUNE_VERBOSE.

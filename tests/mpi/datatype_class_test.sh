@@ -12,9 +12,10 @@
 #
 # Args: datatype_class_openmpi datatype_class_mpich libcolltune.so
 #       libcolltune-mpich.so differential_openmpi differential_mpich
-#       colltune-datatype-layouts
+#       colltune-datatype-layouts mixed_layouts_openmpi mixed_layouts_mpich
 source tests/lib/testlib.sh
-args_as PROG_OMPI PROG_MPICH SHIM SHIM_MPICH DIFF_OMPI DIFF_MPICH LAYOUTS -- "$@"
+args_as PROG_OMPI PROG_MPICH SHIM SHIM_MPICH DIFF_OMPI DIFF_MPICH LAYOUTS MIXED_OMPI MIXED_MPICH \
+  -- "$@"
 
 for np in 1 2; do
   out=$(run_openmpi -np "$np" "$PROG_OMPI" 2>&1)
@@ -90,6 +91,27 @@ out=$(run_openmpi -np 2 -x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$table" -x COLL
       "$PROG_OMPI" 2>&1)
 expect_output "a job without derived datatypes in its collectives runs no packed form" $? \
   "$out" "ran mock-ups: none"
+# Data mixing basic types, described densely on rank 0 and with padding on
+# the others: a whole-class struct rule is every rank's (the signature
+# decides), so rank 0's dense data takes the packed form too, on bytes; a
+# rule of one block size is each rank's own, and rank 0's dense data keeps
+# the library's call.
+printf 'colltune-table 1\nsection *\nbcast@struct 0 inf bcast_as_packed\nallgather@struct 0 inf allgather_as_packed\n' >"$table"
+for coll in bcast allgather; do
+  out=$(run_openmpi -np 3 -x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$table" -x COLLTUNE_VERBOSE=1 \
+        "$MIXED_OMPI" "$coll" 5000 1 4 2>&1)
+  expect_output "Open MPI np=3 $coll, one signature in two layouts: the struct rule is every rank's" \
+    $? "$out" "$coll np=3 elements=5000: results verified" "rank 0 ran mock-ups: .*${coll}_as_packed=[1-9]"
+  out=$(run_mpich -np 3 -genv LD_PRELOAD "$SHIM_MPICH" -genv COLLTUNE_TABLE "$table" \
+        -genv COLLTUNE_VERBOSE 1 "$MIXED_MPICH" "$coll" 5000 2 4 2>&1)
+  expect_output "MPICH np=3 $coll, one signature in two layouts: the struct rule is every rank's" \
+    $? "$out" "$coll np=3 elements=5000: results verified" "rank 0 ran mock-ups: .*${coll}_as_packed=[1-9]"
+done
+printf 'colltune-table 1\nsection *\nbcast@struct/4B 0 inf bcast_as_packed\n' >"$table"
+out=$(run_openmpi -np 3 -x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$table" -x COLLTUNE_VERBOSE=1 \
+      "$MIXED_OMPI" bcast 5000 1 4 2>&1)
+expect_output "... a rule of one block size is each rank's own: rank 0's dense data runs the library's" \
+  $? "$out" "bcast np=3 elements=5000: results verified" "rank 0 ran mock-ups: none"
 # A layout rule naming another algorithm rejects the table, and the job runs on.
 printf 'colltune-table 1\nsection *\nbcast@struct 0 inf bcast_as_scatter_allgather\n' >"$table"
 out=$(run_openmpi -np 2 -x LD_PRELOAD="$SHIM" -x COLLTUNE_TABLE="$table" -x COLLTUNE_VERBOSE=1 \
