@@ -59,7 +59,10 @@ struct LayoutSlice {
   // and, where it names an algorithm, *shared is set (its mock-up may move
   // MPI_BYTEs, env.chosen_by_layout false). Otherwise the rank's own key
   // decides (Lookup; contiguous data none), and *shared is false: the
-  // mock-up must keep the signature, as a rank may choose it alone.
+  // mock-up must keep the signature, as a rank may choose it alone. A rank
+  // whose type the shim does not read (absolute addresses, darray) keeps
+  // the library's call, and the others' bytes then meet its type, which a
+  // library of one data representation accepts (as with repairs.h).
   Algorithm Choose(const LayoutKey& key, bool mixed, uint64_t bytes, bool* shared) const;
 };
 
