@@ -285,8 +285,7 @@ int RunEvaluate(const Options& o, Bench& b) {
         // workload.cc): on bytes for data mixing basic types.
         const shim::DatatypeClass k = shim::ClassOf(w->derived());
         bool shared = false;
-        tuned = layouts[IndexOf(c)].Choose(k.Key(), shim::MixesBasicTypes(w->derived()), key,
-                                           &shared);
+        tuned = layouts[IndexOf(c)].Choose(k.Key(), k.Mixed(), key, &shared);
       }
       if (!w->Eligible(tuned)) tuned = Algorithm::kDefault;
       std::vector<Algorithm> series = algorithms;

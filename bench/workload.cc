@@ -251,9 +251,9 @@ std::unique_ptr<Workload> Workload::MakeDerived(Collective c, int64_t requested,
   w->bytes_ = static_cast<int64_t>(count) * size * (c == Collective::kAllgatherv ? env.size : 1);
   // Data whose signature mixes basic types is keyed by its whole class: the
   // rules every rank of a call finds alike (shim/runtime/dispatch_table.h).
-  const bool mixed = shim::MixesBasicTypes(t);
-  w->layout_problem_ =
-      LayoutProblem(mixed ? LayoutKey{LayoutClass::kStruct, -1} : shim::ClassOf(t).Key());
+  const shim::DatatypeClass k = shim::ClassOf(t);
+  const bool mixed = k.Mixed();
+  w->layout_problem_ = LayoutProblem(mixed ? kMixedDataKey : k.Key());
   const size_t span = static_cast<size_t>(count) * static_cast<size_t>(extent);
   const bool sends_p = c == Collective::kScatter || c == Collective::kAlltoall ||
                        c == Collective::kScatterv || c == Collective::kAlltoallv;

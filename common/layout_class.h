@@ -53,6 +53,10 @@ inline bool IsRuleLayout(const LayoutKey& key) {
   return key.layout != LayoutClass::kContiguous && key.layout != LayoutClass::kOther;
 }
 
+// The rules' key for data whose signature mixes basic types, whatever its
+// layout: the whole `struct` class (shim/runtime/dispatch_table.h).
+inline constexpr LayoutKey kMixedDataKey{LayoutClass::kStruct, -1};
+
 // A campaign point measured with derived-datatype data names its layout as
 // its problem (proto Measurement.problem): "@" and the key, "@tiled/8B".
 std::string LayoutProblem(const LayoutKey& key);

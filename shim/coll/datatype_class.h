@@ -25,6 +25,9 @@ struct DatatypeClass {
 
   // What a table rule is keyed on.
   LayoutKey Key() const { return LayoutKey{layout, static_cast<int8_t>(block_log2)}; }
+  // The signature mixes basic types, and the shim reads the type (not
+  // kOther): the same answer on every rank of a call.
+  bool Mixed() const { return !homogeneous && layout != LayoutClass::kOther; }
 };
 
 // The class of `type`; kOther for a type MPI cannot describe (an invalid

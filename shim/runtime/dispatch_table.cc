@@ -42,20 +42,13 @@ Algorithm LayoutSlice::Choose(const LayoutKey& key, bool mixed, uint64_t bytes,
                               bool* shared) const {
   *shared = false;
   if (mixed) {
-    for (uint32_t i = 0; i < count; ++i) {
-      const Rule& r = rules[i];
-      if (r.layout.layout == LayoutClass::kStruct && r.layout.block_log2 < 0 &&
-          bytes >= r.min_bytes && bytes <= r.max_bytes &&
-          r.algorithm != Algorithm::kDefault) {
-        *shared = true;
-        return r.algorithm;
-      }
+    const Algorithm a = Lookup(kMixedDataKey, bytes);
+    if (a != Algorithm::kDefault) {
+      *shared = true;
+      return a;
     }
   }
-  if (key.layout == LayoutClass::kContiguous || key.layout == LayoutClass::kOther) {
-    return Algorithm::kDefault;
-  }
-  return Lookup(key, bytes);
+  return IsRuleLayout(key) ? Lookup(key, bytes) : Algorithm::kDefault;
 }
 
 const Section* DispatchTable::SlicesFor(

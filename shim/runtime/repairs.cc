@@ -39,8 +39,7 @@ bool NeedsMixedTypesRepair(MPI_Datatype type) {
   // Predefined types (the pairs among them) answer without an MPI call; a
   // derived type's class, cached on it, says both things at once.
   if (IsPredefinedType(type)) return MixesBasicTypes(type);
-  const DatatypeClass c = ClassOf(type);
-  return !c.homogeneous && c.layout != LayoutClass::kOther;
+  return ClassOf(type).Mixed();
 }
 
 std::vector<std::string> RepairLibraryDefects(const JobContext& context, int thread_level,

@@ -184,13 +184,10 @@ class Runtime {
     const LayoutSlice& slice = s.layouts[IndexOf(c)];
     if (slice.count == 0 || !s.intra || table_.forced(c)) return Algorithm::kDefault;
     const DatatypeClass k = ClassOf(type);
-    const bool mixed = !k.homogeneous && k.layout != LayoutClass::kOther;
-    if (!mixed && (k.layout == LayoutClass::kContiguous || k.layout == LayoutClass::kOther)) {
-      return Algorithm::kDefault;
-    }
+    if (!k.Mixed() && !IsRuleLayout(k.Key())) return Algorithm::kDefault;
     const int64_t bytes = key_bytes();
     if (bytes < 0) return Algorithm::kDefault;
-    return slice.Choose(k.Key(), mixed, static_cast<uint64_t>(bytes), shared);
+    return slice.Choose(k.Key(), k.Mixed(), static_cast<uint64_t>(bytes), shared);
   }
 
   // Counts what a dispatched call did and says so under COLLTUNE_VERBOSE.
