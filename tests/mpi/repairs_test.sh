@@ -24,15 +24,28 @@ shim_mpich() {  # NP ARGS...: the program under the shim, no daemon
 EXTRA=()
 
 # The defect, without the shim: if these pass one day, the quirk is gone
-# (shim/coll/quirks.h) and the repair can go with it.
-expect_fail "MPICH natively: MPI_Scatter of a padded struct at root 1 of 2 aborts" \
-  "Message truncated" run_mpich -np 2 "$PROG_MPICH" scatter struct 1000 1
-expect_fail "MPICH natively: MPI_Gather of a padded struct on 4 processes aborts" \
-  "Message truncated" run_mpich -np 4 "$PROG_MPICH" gather struct 1000 0
-expect_fail "MPICH natively: MPI_Scatter of MPI_DOUBLE_INT at root 1 of 2 aborts" \
-  "Message truncated" run_mpich -np 2 "$PROG_MPICH" scatter double_int 5000 1
-expect_fail "MPICH natively: ... so does a dense 12-byte {double, int}" \
-  "Message truncated" run_mpich -np 2 "$PROG_MPICH" scatter dense12 10000 1
+# (shim/coll/quirks.h) and the repair can go with it. MPICH's abort loses its
+# message now and then (about 1 run in 20 exits 14 with no output), so a run
+# that fails silently is tried again, three times at most; a run that
+# succeeds is not.
+aborts_natively() {  # NAME NP ARGS...: the plain program aborts, "Message truncated"
+  local name=$1 np=$2 out rc try
+  shift 2
+  for try in 1 2 3; do
+    out=$(run_mpich -np "$np" "$PROG_MPICH" "$@" 2>&1); rc=$?
+    [ $rc -ne 0 ] && [ -z "$out" ] || break
+  done
+  if [ $rc -ne 0 ] && grep -q "Message truncated" <<<"$out"; then pass "$name"
+  else fail "$name" "rc=$rc"$'\n'"$out"; fi
+}
+aborts_natively "MPICH natively: MPI_Scatter of a padded struct at root 1 of 2 aborts" \
+  2 scatter struct 1000 1
+aborts_natively "MPICH natively: MPI_Gather of a padded struct on 4 processes aborts" \
+  4 gather struct 1000 0
+aborts_natively "MPICH natively: MPI_Scatter of MPI_DOUBLE_INT at root 1 of 2 aborts" \
+  2 scatter double_int 5000 1
+aborts_natively "MPICH natively: ... so does a dense 12-byte {double, int}" \
+  2 scatter dense12 10000 1
 
 # Repaired under the shim, no table.
 repair_line="repair: MPICH's MPI_Scatter aborts .*: every such call runs scatter_as_packed on bytes"
