@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -18,6 +20,7 @@
 #include "bench/measure.h"
 #include "bench/options.h"
 #include "bench/regimes.h"
+#include "bench/table_choice.h"
 #include "bench/upload.h"
 #include "client/client.h"
 #include "common/layout_class.h"
@@ -273,6 +276,53 @@ void PrintRows(const std::vector<Row>& rows, bool csv) {
   }
 }
 
+// A point a validation timed: the table's choice there and, per regime,
+// its median over default's in this launch (0: not timed in the regime).
+struct HeldOutPoint {
+  Collective collective;
+  int64_t bytes;
+  std::string problem;
+  Algorithm choice;
+  std::array<double, kNumRegimes> ratio;
+};
+
+void PrintHeldOut(const std::vector<HeldOutPoint>& points) {
+  fprintf(stderr, "colltune-bench: held-out validation: %zu points where the table changes "
+                  "the algorithm; its time over default's in this launch:\n",
+          points.size());
+  for (const HeldOutPoint& h : points) {
+    std::string regimes;
+    for (Regime r : kAllRegimes) {
+      const double x = h.ratio[IndexOf(r)];
+      if (x <= 0) continue;
+      char text[48];
+      snprintf(text, sizeof text, " %s %.3f", std::string(NameOf(r)).c_str(), x);
+      regimes += text;
+    }
+    fprintf(stderr, "colltune-bench:   %s %lld B%s%s %s:%s\n",
+            std::string(InfoOf(h.collective).name).c_str(),
+            static_cast<long long>(h.bytes), h.problem.empty() ? "" : " ",
+            h.problem.c_str(), std::string(InfoOf(h.choice).name).c_str(),
+            regimes.c_str());
+  }
+}
+
+// What the daemon changed after this launch: with held-out launches enough,
+// the choices they took back (the table's history says which).
+void PrintTakenBack(const Options& o, int64_t profile_id, int64_t since) {
+  auto stub = client::Connect(o.server);
+  v1::GetTableHistoryRequest request;
+  request.set_profile_id(profile_id);
+  v1::GetTableHistoryResponse response;
+  auto rpc = client::WithDeadline(std::chrono::milliseconds(o.timeout_ms));
+  if (!stub->GetTableHistory(rpc.get(), request, &response).ok()) return;
+  for (const v1::TableVersionSummary& v : response.versions()) {
+    if (v.version() <= since) continue;
+    fprintf(stderr, "colltune-bench: held-out validation: table version %lld: %s\n",
+            static_cast<long long>(v.version()), v.changes().c_str());
+  }
+}
+
 }  // namespace
 
 int RunCampaign(const Options& o, Bench& b) {
@@ -281,12 +331,21 @@ int RunCampaign(const Options& o, Bench& b) {
           ? o.campaign
           : "bench-" + Hostname() + "-" +
                 std::to_string(static_cast<long long>(time(nullptr)));
+  // A validation times the table's choices against default, nothing else.
+  std::optional<TableChoice> table_choice;
+  if (o.validate) {
+    Table table;
+    if (!LoadTable(o, b, &table)) return 1;
+    table_choice.emplace(table, b.size);
+  }
+  std::vector<HeldOutPoint> held_out;  // rank 0: what the validation timed
   const std::set<PointKey> stored = StoredPoints(o, b, campaign);
   v1::UploadMeasurementsRequest base;
   *base.mutable_context() = ContextProto(o, b);
   base.set_campaign(campaign);
   base.set_launch(o.launch);
   base.set_host(Hostname());
+  base.set_held_out(o.validate);
   for (Regime r : kAllRegimes) {
     if (o.regime.regimes & Bit(r)) base.add_regimes(std::string(NameOf(r)));
   }
@@ -319,6 +378,9 @@ int RunCampaign(const Options& o, Bench& b) {
     std::set<std::pair<int64_t, std::string>> seen;
     for (const Point& point : PointsOf(c, b)) {
       ++done_points;
+      // A validation checks irregular collectives at random block sizes,
+      // the distribution colltune evaluate judges them at.
+      if (o.validate && point.problem && *point.problem != Problem::kRandom) continue;
       auto w = point.Make(c, b);
       const std::string problem =
           point.problem ? std::string(NameOf(*point.problem)) : w->layout_problem();
@@ -332,6 +394,11 @@ int RunCampaign(const Options& o, Bench& b) {
       // between) and every plain candidate (a plain rule must not slow the
       // layout down); elsewhere the forms would run as default does.
       runnable = ForPoint(runnable, point.datatype.has_value());
+      if (table_choice) {
+        const Algorithm tuned = table_choice->For(*w);
+        if (tuned == Algorithm::kDefault) continue;  // nothing to check here
+        runnable = {Algorithm::kDefault, tuned};
+      }
       for (Algorithm a : runnable) {
         if (stored.count({IndexOf(c), IndexOf(b.StoredAs(c, a)), w->bytes(), problem})) {
           ++skipped;
@@ -379,6 +446,17 @@ int RunCampaign(const Options& o, Bench& b) {
         }
       }
       if (b.rank != 0) continue;
+      if (o.validate && algorithms.size() == 2 && rc[0] == MPI_SUCCESS &&
+          rc[1] == MPI_SUCCESS) {
+        HeldOutPoint h{c, w->bytes(), problem, algorithms[1], {}};
+        h.ratio[IndexOf(Regime::kSync)] = Median(samples[1]) / Median(samples[0]);
+        for (const RegimeSeries& r : regimes) {
+          if (r.samples.size() == 2 && Median(r.samples[0]) > 0) {
+            h.ratio[IndexOf(r.regime)] = Median(r.samples[1]) / Median(r.samples[0]);
+          }
+        }
+        held_out.push_back(h);
+      }
       const std::string coll(InfoOf(c).name);
       for (size_t a = 0; a < algorithms.size(); ++a) {
         const std::string name(InfoOf(b.StoredAs(c, algorithms[a])).name);
@@ -454,8 +532,14 @@ int RunCampaign(const Options& o, Bench& b) {
     }
   }
   // The launch is complete: the daemon decides.
-  if (b.rank == 0 && !o.server.empty() && !upload_failed) {
-    absl::Status s = Upload({o.server, o.timeout_ms}, base, {}, &table_version);
+  const int64_t version_before = table_version;
+  int64_t profile_id = 0;
+  // A validation of a table that runs default at every point it covers
+  // has nothing to time, and no launch to close.
+  const bool nothing_to_validate = o.validate && uploaded == 0 && skipped == 0;
+  if (b.rank == 0 && !o.server.empty() && !upload_failed && !nothing_to_validate) {
+    absl::Status s =
+        Upload({o.server, o.timeout_ms}, base, {}, &table_version, &profile_id);
     if (!s.ok()) {
       fprintf(stderr, "colltune-bench: closing the launch failed: %s\n",
               std::string(s.message()).c_str());
@@ -490,9 +574,20 @@ int RunCampaign(const Options& o, Bench& b) {
     if (!o.server.empty() && !upload_failed) {
       fprintf(stderr,
               "colltune-bench: uploaded %lld points and %lld series in other regimes "
-              "to %s (campaign '%s' launch %d); table version now %lld\n",
-              uploaded, uploaded_series, o.server.c_str(), campaign.c_str(), o.launch,
+              "to %s (%s '%s' launch %d); table version now %lld\n",
+              uploaded, uploaded_series, o.server.c_str(),
+              o.validate ? "held-out validation" : "campaign", campaign.c_str(), o.launch,
               static_cast<long long>(table_version));
+    }
+    if (nothing_to_validate) {
+      fprintf(stderr, "colltune-bench: held-out validation: the table runs default at every "
+                      "point of this grid; nothing to time\n");
+    } else if (o.validate) {
+      PrintHeldOut(held_out);
+      if (!o.server.empty() && !upload_failed && version_before > 0 &&
+          table_version != version_before) {
+        PrintTakenBack(o, profile_id, version_before);
+      }
     }
   }
   return exit_code;

@@ -40,16 +40,13 @@
 #include "bench/measure.h"
 #include "bench/options.h"
 #include "bench/regimes.h"
+#include "bench/table_choice.h"
 #include "client/client.h"
 #include "common/evaluation.h"
 #include "common/layout.h"
 #include "common/problems.h"
 #include "common/stats.h"
 #include "common/table.h"
-#include "proto/context.h"
-#include "shim/coll/datatype_class.h"
-#include "shim/runtime/cache.h"
-#include "shim/runtime/dispatch_table.h"
 
 namespace colltune::bench {
 
@@ -63,49 +60,6 @@ using evaluation::SeriesMedians;
 using evaluation::Summarize;
 using evaluation::Summary;
 namespace {
-
-// The table to evaluate, on rank 0; the bytes are broadcast so that every
-// rank builds the same dispatch table.
-bool LoadTable(const Options& o, const Bench& b, Table* table) {
-  std::string text, error;
-  if (b.rank == 0) {
-    if (!o.table.empty()) {
-      Table t;
-      if (!shim::ReadFileLimited(o.table, kMaxTableTextBytes, &text, &error) ||
-          !ParseTable(text, &t, &error)) {
-        fprintf(stderr, "colltune-bench: %s: %s\n", o.table.c_str(),
-                error.c_str());
-        text.clear();
-      }
-    } else if (!o.server.empty()) {
-      auto stub = client::Connect(o.server);
-      v1::GetTableRequest request;
-      JobContext context = b.context;
-      context.cluster = o.cluster;
-      *request.mutable_context() = ContextToProto(context);
-      v1::GetTableResponse response;
-      auto rpc = client::WithDeadline(std::chrono::milliseconds(o.timeout_ms));
-      grpc::Status s = stub->GetTable(rpc.get(), request, &response);
-      std::vector<std::string> warnings;
-      absl::StatusOr<Table> t =
-          s.ok() ? client::TableFromProto(response.table(), &warnings)
-                 : absl::StatusOr<Table>(client::FromGrpc(s, o.server));
-      if (t.ok()) {
-        text = FormatTable(*t);
-      } else {
-        fprintf(stderr, "colltune-bench: %s\n", std::string(t.status().message()).c_str());
-      }
-    } else {
-      fprintf(stderr, "colltune-bench: --evaluate needs --server or --table\n");
-    }
-  }
-  int64_t n = static_cast<int64_t>(text.size());
-  PMPI_Bcast(&n, 1, MPI_INT64_T, 0, b.comm);
-  if (n == 0) return false;
-  text.resize(n);
-  PMPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, b.comm);
-  return ParseTable(text, table, &error);
-}
 
 // A point of the evaluation: (collective, layout, bytes); the layout is
 // empty for contiguous data.
@@ -231,10 +185,7 @@ struct Point {
 int RunEvaluate(const Options& o, Bench& b) {
   Table table;
   if (!LoadTable(o, b, &table)) return 1;
-  const shim::DispatchTable dispatch(table);
-  std::array<shim::Slice, kNumCollectives> slices;
-  std::array<shim::LayoutSlice, kNumCollectives> layouts;  // for the datatype grid
-  dispatch.SlicesFor(static_cast<uint32_t>(b.size), &slices, &layouts);
+  const TableChoice choice(table, b.size);
 
   const std::set<PointKey> established = b.rank == 0 ? Established(o, b) : std::set<PointKey>();
   std::vector<Point> points;
@@ -275,19 +226,8 @@ int RunEvaluate(const Options& o, Bench& b) {
       for (Algorithm a : algorithms) {
         if (IsNative(a)) natives.insert(IndexOf(a));
       }
-      // Tuned: what the shim would run for this call: forced, else the
-      // plain rules, else (derived data, where they say default) the rules
-      // of its layout (shim/intercept/collectives.cc).
-      const uint64_t key = info.key == SizeKey::kNone ? 0 : static_cast<uint64_t>(w->bytes());
-      Algorithm tuned = dispatch.forced(c).value_or(slices[IndexOf(c)].Lookup(key));
-      if (!layout.empty() && tuned == Algorithm::kDefault && !dispatch.forced(c)) {
-        // The workload runs the forms as the grid's rules do (bench/
-        // workload.cc): on bytes for data mixing basic types.
-        const shim::DatatypeClass k = shim::ClassOf(w->derived());
-        bool shared = false;
-        tuned = layouts[IndexOf(c)].Choose(k.Key(), k.Mixed(), key, &shared);
-      }
-      if (!w->Eligible(tuned)) tuned = Algorithm::kDefault;
+      // Tuned: what the shim would run for this call.
+      const Algorithm tuned = choice.For(*w);
       std::vector<Algorithm> series = algorithms;
       series.push_back(tuned);  // measured as a series of its own
       std::vector<int> nrep(series.size(), b.fixed_nrep ? b.fixed_nrep : 0);

@@ -197,7 +197,12 @@ int main(int argc, char** argv) {
   app.add_flag("--evaluate", o.evaluate,
                "Evaluate the decision table (daemon's, or --table) instead of "
                "measuring a campaign");
-  app.add_option("--table", o.table, "A table file to evaluate");
+  app.add_flag("--validate", o.validate,
+               "A held-out validation's launch: time default against the table's choice "
+               "(the daemon's, or --table) where the table changes the algorithm, and "
+               "upload them as held out: they can only take a choice back")
+      ->excludes(app.get_option("--evaluate"));
+  app.add_option("--table", o.table, "A table file to evaluate or validate");
   app.add_option("--evaluate-points", o.evaluate_points,
                  "--evaluate: also write every point's medians to this file (read by "
                  "colltune evaluate --launches)");
@@ -225,6 +230,7 @@ int main(int argc, char** argv) {
                  "for the collectives it covers, and store it as native:<name>")
       ->check(CLI::IsMember({"han"}))
       ->excludes(app.get_option("--evaluate"))
+      ->excludes(app.get_option("--validate"))
       ->excludes(app.get_option("--irregular"));
   app.add_flag("--list-algorithms", o.list_algorithms,
                "Print the algorithms runnable here, the library's own as it lists them");

@@ -68,6 +68,10 @@ struct Options {
   bool csv = false;
   bool quiet = false;
   int timeout_ms = 10000;
+  // A held-out validation's launch (colltune campaign --validate): time
+  // default and the table's choice (the daemon's, or --table) at the points
+  // where the table changes the algorithm, and upload them as held out.
+  bool validate = false;
   // Evaluation mode.
   bool evaluate = false;
   std::string table;  // a table file instead of asking the daemon

@@ -11,7 +11,7 @@ namespace colltune::bench {
 absl::Status Upload(const UploadTarget& target,
                     const v1::UploadMeasurementsRequest& base,
                     const std::vector<v1::Measurement>& points,
-                    int64_t* table_version) {
+                    int64_t* table_version, int64_t* profile_id) {
   auto stub = client::Connect(target.server);
   size_t next = 0;
   do {
@@ -38,6 +38,7 @@ absl::Status Upload(const UploadTarget& target,
     grpc::Status s = stub->UploadMeasurements(rpc.get(), request, &response);
     if (!s.ok()) return client::FromGrpc(s, target.server);
     *table_version = response.table_version();
+    if (profile_id != nullptr) *profile_id = response.profile_id();
   } while (next < points.size());
   return absl::OkStatus();
 }

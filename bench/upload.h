@@ -19,11 +19,12 @@ struct UploadTarget {
 // `base` carries context, campaign, launch, host and whether the launch goes
 // on (partial); `points` the measured points, sent in as many requests as the
 // limits need (all but the last partial). Returns the first error;
-// *table_version gets the profile's table version after the last request.
+// *table_version gets the profile's table version after the last request,
+// and *profile_id (if not null) its profile.
 absl::Status Upload(const UploadTarget& target,
                     const v1::UploadMeasurementsRequest& base,
                     const std::vector<v1::Measurement>& points,
-                    int64_t* table_version);
+                    int64_t* table_version, int64_t* profile_id = nullptr);
 
 }  // namespace colltune::bench
 

@@ -86,9 +86,15 @@ struct LaunchArgs {
   // --whole-job: the library's choices a job makes at launch (han: Open MPI's
   // coll/han), each timed in one more launch per layout (campaigns only).
   std::vector<std::string> whole_job;
+  // Held-out validation launches after a campaign (campaign --validate;
+  // docs/architecture.md): 0 for none, else at least 3.
+  int validate = 0;
 };
 int RunCampaign(const Connection& c, const LaunchArgs& args);
 int RunEvaluate(const Connection& c, const LaunchArgs& args);
+// `colltune validate`: args.launches held-out validation launches of the
+// table the profile has now, labelled args.name.
+int RunValidate(const Connection& c, const LaunchArgs& args);
 
 }  // namespace colltune::cli
 

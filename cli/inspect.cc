@@ -346,7 +346,8 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
                         {"median_seconds", p.median_seconds()},
                         {"min_seconds", p.min_seconds()},
                         {"max_seconds", p.max_seconds()},
-                        {"regime", p.regime().empty() ? "sync" : p.regime()}});
+                        {"regime", p.regime().empty() ? "sync" : p.regime()},
+                        {"held_out", p.held_out()}});
     }
     json online = json::array();
     for (const v1::OnlineSummary& o : response.online()) {
@@ -366,6 +367,7 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
                           {"host", l.host()},
                           {"points", l.points()},
                           {"uploaded_at", l.uploaded_at()},
+                          {"held_out", l.held_out()},
                           {"uid", l.has_uid() ? json(l.uid()) : json()},
                           {"gid", l.has_gid() ? json(l.gid()) : json()}});
     }
@@ -390,10 +392,11 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
     // Irregular collectives: collective/distribution, average block bytes.
     const std::string collective =
         p.problem().empty() ? p.collective() : p.collective() + "/" + p.problem();
-    printf("%-22s %-44s %12lld %8d %12.2f  %s\n", collective.c_str(),
+    printf("%-22s %-44s %12lld %8d %12.2f  %s%s\n", collective.c_str(),
            p.algorithm().c_str(), static_cast<long long>(p.msg_bytes()),
            p.launches(), p.median_seconds() * 1e6,
-           p.regime().empty() ? "sync" : p.regime().c_str());
+           p.regime().empty() ? "sync" : p.regime().c_str(),
+           p.held_out() ? " (held out)" : "");
   }
   PrintWholeJobChoices(response);
   if (response.campaign_launches_size() > 0) {
@@ -401,12 +404,13 @@ int ShowProfile(const Connection& c, int64_t id, bool as_json) {
     // credentials vouch, else "-" (not identified, or stored before
     // colltuned recorded it).
     printf("\ncampaign launches\n");
-    printf("%-24s %6s %-20s %7s %-24s %6s\n", "campaign", "launch", "host",
-           "points", "uploaded", "uid");
+    printf("%-24s %6s %-20s %7s %-24s %6s  %s\n", "campaign", "launch", "host",
+           "points", "uploaded", "uid", "kind");
     for (const v1::CampaignLaunch& l : response.campaign_launches()) {
       const std::string uid = l.has_uid() ? std::to_string(l.uid()) : "-";
-      printf("%-24s %6d %-20s %7d %-24s %6s\n", l.campaign().c_str(), l.launch(),
-             l.host().c_str(), l.points(), l.uploaded_at().c_str(), uid.c_str());
+      printf("%-24s %6d %-20s %7d %-24s %6s  %s\n", l.campaign().c_str(), l.launch(),
+             l.host().c_str(), l.points(), l.uploaded_at().c_str(), uid.c_str(),
+             l.held_out() ? "held out" : "campaign");
     }
   }
   if (response.online_size() > 0) {

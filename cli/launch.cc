@@ -198,6 +198,60 @@ class ScopedEnv {
 
 }  // namespace
 
+// `launches` held-out validation launches (colltune-bench --validate) of
+// the table the daemon has for the job's context now, labelled `name`.
+static int RunValidationLaunches(const Connection& c, const LaunchArgs& a, Launcher* launcher,
+                                 const std::string& bench, const std::string& name,
+                                 int launches) {
+  fprintf(stderr,
+          "colltune: held-out validation '%s': %d launches time the table's choices "
+          "against default; where they run slower, the daemon takes them back\n",
+          name.c_str(), launches);
+  const auto start = std::chrono::steady_clock::now();
+  for (int launch = 0; launch < launches; ++launch) {
+    Job job;
+    job.np = a.np;
+    job.program = BenchCommand(c, a, bench);
+    job.program.insert(job.program.end(),
+                       {"--validate", "--campaign", name, "--launch", std::to_string(launch)});
+    job.program.insert(job.program.end(), a.bench_args.begin(), a.bench_args.end());
+    job.label = "validation " + std::to_string(launch + 1) + "/" + std::to_string(launches);
+    job.name = name + "-launch-" + std::to_string(launch);
+    job.stdout_path =
+        a.log_dir.empty() ? std::string("/dev/null") : a.log_dir + "/" + job.name + ".txt";
+    fprintf(stderr, "colltune: %s: %s\n", job.label.c_str(), launcher->Describe(job).c_str());
+    const auto t = std::chrono::steady_clock::now();
+    if (absl::Status s = launcher->Run(job); !s.ok()) {
+      fprintf(stderr,
+              "colltune: %s failed after %.1f s: %s; run colltune validate --name %s "
+              "--launches %d with the same options to resume\n",
+              job.label.c_str(), Since(t), std::string(s.message()).c_str(), name.c_str(),
+              launches);
+      return 1;
+    }
+    fprintf(stderr, "colltune: %s done in %.1f s\n", job.label.c_str(), Since(t));
+  }
+  printf("held-out validation '%s': %d launches on %d processes in %.1f s; colltune "
+         "history ID shows what it took back\n",
+         name.c_str(), launches, a.np, Since(start));
+  return 0;
+}
+
+static int RunValidateOnce(const Connection& c, const LaunchArgs& a) {
+  std::string name = a.name;
+  if (name.empty()) {
+    char stamp[32];
+    const time_t now = time(nullptr);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
+    name = std::string("validation-") + stamp;
+  }
+  absl::StatusOr<std::unique_ptr<Launcher>> launcher = MakeLauncher(a);
+  if (!launcher.ok()) return Fail(launcher.status());
+  WarnIfOversubscribedUnbound(a);
+  return RunValidationLaunches(c, a, launcher->get(), FindBench(a.bench, a.bench_name), name,
+                               a.launches);
+}
+
 static int RunCampaignOnce(const Connection& c, const LaunchArgs& a) {
   std::string name = a.name;
   if (name.empty()) {
@@ -272,6 +326,13 @@ static int RunCampaignOnce(const Connection& c, const LaunchArgs& a) {
   }
   printf("campaign '%s': %zu launches on %d processes in %.1f s\n", name.c_str(),
          planned.size(), a.np, Since(start));
+  if (a.validate > 0) {
+    fflush(stdout);
+    if (RunValidationLaunches(c, a, launcher->get(), bench, name + "-validation",
+                              a.validate) != 0) {
+      return 1;
+    }
+  }
   printf("next: colltune table --comm-size %d; colltune violations --profile "
          "ID (colltune profiles lists IDs)%s\n",
          a.np, a.whole_job.empty() ? "" : "; colltune profile ID compares the whole-job "
@@ -438,6 +499,12 @@ int RunCampaign(const Connection& c, const LaunchArgs& a) {
   if (absl::Status s = CheckLayouts(a); !s.ok()) return Fail(s);
   if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
   return ForEachLayout(a, [&](const LaunchArgs& one) { return RunCampaignOnce(c, one); });
+}
+
+int RunValidate(const Connection& c, const LaunchArgs& a) {
+  if (absl::Status s = CheckLayouts(a); !s.ok()) return Fail(s);
+  if (absl::Status s = Reachable(c); !s.ok()) return Fail(s);
+  return ForEachLayout(a, [&](const LaunchArgs& one) { return RunValidateOnce(c, one); });
 }
 
 int RunEvaluate(const Connection& c, const LaunchArgs& a) {

@@ -308,6 +308,36 @@ int main(int argc, char** argv) {
                        "compares them with default")
       ->check(CLI::IsMember({"han"}));
 
+  // The engine takes nothing back on fewer held-out launches
+  // (EngineOptions::min_held_out_launches).
+  const auto held_out_launches = [](const std::string& text) -> std::string {
+    const int n = std::atoi(text.c_str());
+    return n == 0 || n >= 3 ? "" : "held-out validation needs at least 3 launches (or 0: none)";
+  };
+  campaign->add_option("--validate", launch.validate,
+                       "Then time the table's choices against default in this many more "
+                       "launches, held out from the decisions: a choice slower there in "
+                       "some regime, or no faster over all of them, goes back to default "
+                       "(0: none; at least 3)")
+      ->check(CLI::Range(0, 99))
+      ->check(held_out_launches)
+      ->capture_default_str();
+
+  CLI::App* validate = app.add_subcommand(
+      "validate", "Time the table's choices against default in launches held out from "
+                  "its decisions (colltune-bench --validate); the daemon takes back a "
+                  "choice that runs slower there");
+  AddLaunchOptions(validate, &launch, &mpi, &sbatch_args);
+  int validate_launches = 3;
+  validate->add_option("--launches", validate_launches, "Held-out launches (at least 3)")
+      ->check(CLI::Range(3, 99))
+      ->capture_default_str();
+  validate->add_option("--name", launch.name,
+                       "Label of the held-out launches; the same label resumes an "
+                       "interrupted validation (default: validation-DATE-TIME)");
+  validate->add_option("--log-dir", launch.log_dir, "Keep each launch's table of medians here")
+      ->check(CLI::ExistingDirectory);
+
   CLI::App* evaluate = app.add_subcommand(
       "evaluate", "Run default, every mock-up and the tuned table interleaved "
                   "in one job, and report how well the table repairs the "
@@ -361,8 +391,9 @@ int main(int argc, char** argv) {
   if (*flush) return colltune::cli::Flush(conn, spool_dir);
   if (*export_cmd) return colltune::cli::Export(conn, export_args);
   if (*evaluate) launch.launches = evaluate_launches;
-  if (*campaign || *evaluate) {
-    CLI::App* cmd = *campaign ? campaign : evaluate;
+  if (*validate) launch.launches = validate_launches;
+  if (*campaign || *evaluate || *validate) {
+    CLI::App* cmd = *campaign ? campaign : *evaluate ? evaluate : validate;
     launch.slurm.sbatch_args = colltune::cli::Words(sbatch_args);
     ApplyMpi(mpi, !cmd->get_option("--mpirun")->empty(),
              !cmd->get_option("--srun-mpi")->empty(), &launch);
@@ -370,8 +401,9 @@ int main(int argc, char** argv) {
       std::cerr << "colltune: " << cmd->get_name() << " needs --np or --layouts\n";
       return kUsageError;
     }
-    return *campaign ? colltune::cli::RunCampaign(conn, launch)
-                     : colltune::cli::RunEvaluate(conn, launch);
+    return *campaign   ? colltune::cli::RunCampaign(conn, launch)
+           : *validate ? colltune::cli::RunValidate(conn, launch)
+                       : colltune::cli::RunEvaluate(conn, launch);
   }
   std::cerr << "colltune: a command is required\n" << app.help();
   return kUsageError;

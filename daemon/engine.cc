@@ -179,16 +179,6 @@ std::string NotFasterReason(double margin) {
   return text;
 }
 
-// How a regime's timings were taken, in a reason's words.
-const char* PhraseOf(Regime r) {
-  switch (r) {
-    case Regime::kSync: return "from a barrier";
-    case Regime::kLoop: return "back to back";
-    case Regime::kImbalance: return "after uneven work";
-  }
-  return "";
-}
-
 // Why x is slower than y in regime r, as SlowerThan found it.
 std::string SlowerReason(const Launches& x, const Launches& y, Regime r,
                          const EngineOptions& o) {
@@ -468,6 +458,31 @@ bool SlowerSomewhere(const Series& x, const Series& def, const EngineOptions& o)
   return false;
 }
 
+// The bytes sizes[i]'s decision covers, as AppendRanges will make it.
+std::pair<int64_t, int64_t> SpanOf(const std::vector<SizeDecision>& sizes, size_t i) {
+  const int64_t lo =
+      i == 0 ? 0 : static_cast<int64_t>(Boundary(sizes[i - 1].bytes, sizes[i].bytes));
+  const int64_t hi = i + 1 == sizes.size()
+                         ? std::numeric_limits<int64_t>::max()
+                         : static_cast<int64_t>(Boundary(sizes[i].bytes, sizes[i + 1].bytes)) - 1;
+  return {lo, hi};
+}
+
+// Gives every size whose choice `loses(decision, lo, hi)` back to default.
+template <class Loses>
+void TakeBack(std::vector<SizeDecision>* sizes, Loses loses) {
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    SizeDecision& d = (*sizes)[i];
+    if (d.algorithm == Algorithm::kDefault) continue;
+    const auto [lo, hi] = SpanOf(*sizes, i);
+    if (!loses(d, lo, hi)) continue;
+    d.algorithm = Algorithm::kDefault;
+    d.speedup = 1;
+    d.evidence.p_value = 1;
+    for (RegimeEvidence& e : d.evidence.regimes) e = {e.regime, 1.0, 1.0, false};
+  }
+}
+
 // A plain rule runs on derived-datatype data too: its key, the size, is
 // what every rank agrees on, and the layout is not (ranks may describe the
 // same signature by different types). Where the datatype grid timed a size's
@@ -480,32 +495,62 @@ bool SlowerSomewhere(const Series& x, const Series& def, const EngineOptions& o)
 void KeepDefaultWhereLayoutsLose(Collective c,
                                  const std::map<LayoutGroup, BySize>& layouts,
                                  std::vector<SizeDecision>* sizes, const EngineOptions& o) {
-  for (size_t i = 0; i < sizes->size(); ++i) {
-    SizeDecision& d = (*sizes)[i];
-    if (d.algorithm == Algorithm::kDefault) continue;
-    const int64_t lo =
-        i == 0 ? 0 : static_cast<int64_t>(Boundary((*sizes)[i - 1].bytes, d.bytes));
-    const int64_t hi = i + 1 == sizes->size()
-                           ? std::numeric_limits<int64_t>::max()
-                           : static_cast<int64_t>(Boundary(d.bytes, (*sizes)[i + 1].bytes)) - 1;
-    bool loses = false;
+  TakeBack(sizes, [&](const SizeDecision& d, int64_t lo, int64_t hi) {
     for (const auto& [group, by_size] : layouts) {
       if (std::get<0>(group) != IndexOf(c)) continue;
-      for (auto it = by_size.lower_bound(lo); it != by_size.end() && it->first <= hi && !loses;
-           ++it) {
+      for (auto it = by_size.lower_bound(lo); it != by_size.end() && it->first <= hi; ++it) {
         auto def = it->second.find(IndexOf(Algorithm::kDefault));
         auto x = it->second.find(IndexOf(d.algorithm));
-        loses = def != it->second.end() && x != it->second.end() &&
-                SlowerSomewhere(x->second, def->second, o);
+        if (def != it->second.end() && x != it->second.end() &&
+            SlowerSomewhere(x->second, def->second, o)) {
+          return true;
+        }
       }
     }
-    if (!loses) continue;
-    d.algorithm = Algorithm::kDefault;
-    d.speedup = 1;
-    d.evidence.p_value = 1;
-    for (RegimeEvidence& e : d.evidence.regimes) e = {e.regime, 1.0, 1.0, false};
-  }
+    return false;
+  });
 }
+
+// A held-out point of [lo, hi] in `by` where the held-out launches take
+// algorithm a back (HeldOutVerdict).
+bool HeldOutLosesIn(const BySize& by, int64_t lo, int64_t hi, Algorithm a,
+                    const EngineOptions& o) {
+  for (auto it = by.lower_bound(lo); it != by.end() && it->first <= hi; ++it) {
+    if (!HeldOutVerdict(it->second, IndexOf(a), o).empty()) return true;
+  }
+  return false;
+}
+
+// Held-out launches' points, grouped as the campaign's are.
+struct HeldOut {
+  std::map<int, BySize> plain;
+  std::map<LayoutGroup, BySize> layouts;
+  std::map<int, ByPoint> irregular;
+
+  // Where the held-out launches time a's run of c's rule over [lo, hi]
+  // slower than default: at a contiguous point (by size, or any
+  // distribution of an irregular collective's), or on a layout of the
+  // range, as KeepDefaultWhereLayoutsLose judges the campaign's.
+  bool PlainLoses(Collective c, int64_t lo, int64_t hi, Algorithm a,
+                  const EngineOptions& o) const {
+    if (auto by = plain.find(IndexOf(c)); by != plain.end() &&
+                                          HeldOutLosesIn(by->second, lo, hi, a, o)) {
+      return true;
+    }
+    if (auto by = irregular.find(IndexOf(c)); by != irregular.end()) {
+      for (const auto& [point, algorithms] : by->second) {
+        if (point.second >= lo && point.second <= hi &&
+            !HeldOutVerdict(algorithms, IndexOf(a), o).empty()) {
+          return true;
+        }
+      }
+    }
+    for (const auto& [group, by_size] : layouts) {
+      if (std::get<0>(group) == IndexOf(c) && HeldOutLosesIn(by_size, lo, hi, a, o)) return true;
+    }
+    return false;
+  }
+};
 
 // Runs of equal decisions become one range: geometric-mean speedup, the
 // weakest evidence of its sizes.
@@ -566,11 +611,20 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
                                         const EngineOptions& options) {
   // What only a whole job can run (coll/han) is measured and shown, never a
   // rule: the shim could not run it for one call.
-  std::vector<LaunchMedian> points;
+  // Held-out launches only check what the others decide.
+  std::vector<LaunchMedian> points, held_out_points;
   points.reserve(all_points.size());
   for (const LaunchMedian& p : all_points) {
-    if (!AtLaunchOnly(p.algorithm)) points.push_back(p);
+    if (AtLaunchOnly(p.algorithm)) continue;
+    (p.held_out ? held_out_points : points).push_back(p);
   }
+  const HeldOut held{Group(held_out_points), GroupLayouts(held_out_points),
+                     GroupIrregular(held_out_points)};
+  const auto take_back_plain = [&](Collective c, std::vector<SizeDecision>* sizes) {
+    TakeBack(sizes, [&](const SizeDecision& d, int64_t lo, int64_t hi) {
+      return held.PlainLoses(c, lo, hi, d.algorithm, options);
+    });
+  };
   std::vector<Decision> decisions;
   const std::map<LayoutGroup, BySize> layouts = GroupLayouts(points);
   for (const auto& [c, sizes] : Group(points)) {
@@ -582,6 +636,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
     }
     KeepNeighboursChoice(&decided);
     KeepDefaultWhereLayoutsLose(coll, layouts, &decided, options);
+    take_back_plain(coll, &decided);
     AppendRanges(coll, decided, &decisions);
   }
   for (const auto& [c, measured] : GroupIrregular(points)) {
@@ -600,6 +655,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
         }
       }
       KeepDefaultWhereLayoutsLose(coll, layouts, &decided, options);
+      take_back_plain(coll, &decided);
       AppendRanges(coll, decided, &decisions);
       continue;
     }
@@ -608,6 +664,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
     if (auto d = DecideAcross(coll, 0, measured, current, options)) {
       std::vector<SizeDecision> one = {*d};
       KeepDefaultWhereLayoutsLose(coll, layouts, &one, options);
+      take_back_plain(coll, &one);
       d = one.front();
       Decision whole;
       whole.rule.collective = coll;
@@ -656,6 +713,11 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
     // call of the layout, which must hold at every size measured.
     if (!across.empty()) {
       if (auto d = DecideAcross(coll, 0, across, mine, options)) decided.push_back(*d);
+    }
+    if (auto h = held.layouts.find(group); h != held.layouts.end()) {
+      TakeBack(&decided, [&](const SizeDecision& d, int64_t lo, int64_t hi) {
+        return HeldOutLosesIn(h->second, lo, hi, d.algorithm, options);
+      });
     }
     const size_t first = decisions.size();
     AppendRanges(coll, decided, &decisions);

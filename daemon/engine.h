@@ -53,6 +53,11 @@ struct EngineOptions {
   // launch's back-to-back median cannot show that a choice survives the
   // next launch. 0 switches it off.
   int min_regime_launches = 3;
+  // Held-out launches (a campaign's validation, `colltune campaign
+  // --validate`) a point needs in every regime before they may take its
+  // choice back (docs/architecture.md, "Held-out validation"); 0 switches
+  // the check off.
+  int min_held_out_launches = 3;
 };
 
 // The median latency of one point in one launch.
@@ -77,6 +82,9 @@ struct LaunchMedian {
   Regime regime = Regime::kSync;  // how it was timed
   // The regimes its launch declared it times every point in.
   RegimeSet launch_regimes = kSyncOnly;
+  // Timed by a validation launch: it checks the decisions the other
+  // launches made and never makes one.
+  bool held_out = false;
 };
 
 // One job's median latency for one (collective, size bucket, algorithm).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <tuple>
 
 namespace colltune::daemon {
@@ -118,6 +120,60 @@ Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
     }
   }
   return Algorithm::kDefault;
+}
+
+const char* PhraseOf(Regime r) {
+  switch (r) {
+    case Regime::kSync: return "from a barrier";
+    case Regime::kLoop: return "back to back";
+    case Regime::kImbalance: return "after uneven work";
+  }
+  return "";
+}
+
+std::string HeldOutVerdict(const std::map<int, Series>& at, int a, const EngineOptions& o) {
+  if (o.min_held_out_launches <= 0) return "";
+  const auto def = at.find(IndexOf(Algorithm::kDefault));
+  const auto x = at.find(a);
+  if (def == at.end() || x == at.end()) return "";
+  char text[128];
+  double log_sum = 0;
+  int n = 0;
+  for (Regime r : kAllRegimes) {
+    const Launches& d = def->second.in(r);
+    if (d.empty()) continue;
+    if (d.ids.size() < static_cast<size_t>(o.min_held_out_launches)) return "";
+    // Per launch, x's median over default's. A launch that timed default in
+    // the regime and not x dropped x after it lost an earlier regime badly
+    // (bench/regimes.h): it counts as lost.
+    const Launches& xr = x->second.in(r);
+    std::vector<double> ratios;
+    for (size_t i = 0; i < d.ids.size(); ++i) {
+      double ratio = std::numeric_limits<double>::infinity();
+      for (size_t j = 0; j < xr.ids.size(); ++j) {
+        if (xr.ids[j] == d.ids[i] && d.medians[i] > 0) ratio = xr.medians[j] / d.medians[i];
+      }
+      ratios.push_back(ratio);
+    }
+    const double ratio = colltune::Median(ratios);
+    if (ratio > 1 + o.regime_slack) {
+      if (std::isinf(ratio)) {
+        snprintf(text, sizeof text, "dropped %s in the held-out launches after losing",
+                 PhraseOf(r));
+      } else {
+        snprintf(text, sizeof text, "slower %s in the held-out launches: median %.2fx default's",
+                 PhraseOf(r), ratio);
+      }
+      return text;
+    }
+    log_sum += std::log(ratio);
+    ++n;
+  }
+  if (n == 0 || log_sum < 0) return "";
+  snprintf(text, sizeof text,
+           "no faster than default in the held-out launches: %.2fx its time over the regimes",
+           std::exp(log_sum / n));
+  return text;
 }
 
 }  // namespace colltune::daemon

@@ -107,6 +107,17 @@ bool BeatsDefault(const Launches& x, const Launches& def, double margin,
 // can keep it out.
 std::string WhyNotChosen(int a, const Series& x, const Series& def, const EngineOptions& o);
 
+// How a regime's timings were taken, in a reason's words ("back to back").
+const char* PhraseOf(Regime r);
+
+// Held-out validation (docs/architecture.md): why the held-out launches
+// take algorithm `a` back at one point (`at`: every algorithm's held-out
+// series there), in words ("slower back to back in the held-out launches:
+// median 1.12x default's"); empty where they do not: `a` is not slower than
+// default beyond the regime slack in any regime and faster over all of
+// them, or the point lacks held-out launches of default and `a` to say.
+std::string HeldOutVerdict(const std::map<int, Series>& at, int a, const EngineOptions& o);
+
 // What `current` decides for `bytes` of `c`: its plain rules, or those of
 // a datatype layout.
 Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,

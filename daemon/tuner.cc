@@ -111,7 +111,8 @@ absl::StatusOr<const std::vector<LaunchMedian>*> Tuner::Medians(int64_t profile_
     const int64_t launch = p.campaign_id * limits::kMaxLaunches + p.launch;
     medians.push_back({p.collective, p.algorithm, p.msg_bytes, launch,
                        p.campaign_id, p.median, p.problem, p.p_faster_than_default,
-                       p.upper_quartile, p.lower_quartile, p.regime, p.launch_regimes});
+                       p.upper_quartile, p.lower_quartile, p.regime, p.launch_regimes,
+                       p.held_out});
   }
   cached.medians = std::move(medians);
   return &*cached.medians;

@@ -267,6 +267,7 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
     out->set_host(l.host);
     out->set_points(static_cast<int32_t>(l.points));
     out->set_uploaded_at(l.uploaded_at);
+    out->set_held_out(l.held_out);
     if (l.uid >= 0) {
       out->set_uid(l.uid);
       if (l.gid >= 0) out->set_gid(l.gid);
@@ -277,12 +278,13 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
       store_->campaigns().LaunchPoints(r.id());
   if (!points.ok()) return points.status();
   // (collective, problem, size, algorithm, regime) -> that point's launches
-  std::map<std::tuple<int, std::string, int64_t, int, int>,
+  // and whether held-out launches timed it
+  std::map<std::tuple<int, std::string, int64_t, int, int, bool>,
            std::vector<const db::LaunchPoint*>>
       grouped;
   for (const db::LaunchPoint& lp : *points) {
     grouped[{IndexOf(lp.collective), lp.problem, lp.msg_bytes, IndexOf(lp.algorithm),
-             IndexOf(lp.regime)}]
+             IndexOf(lp.regime), lp.held_out}]
         .push_back(&lp);
   }
   for (const auto& [key, launches] : grouped) {
@@ -292,6 +294,7 @@ absl::StatusOr<v1::GetProfileResponse> Tuner::GetProfile(
     out->set_msg_bytes(launches[0]->msg_bytes);
     out->set_problem(launches[0]->problem);
     out->set_regime(std::string(NameOf(launches[0]->regime)));
+    out->set_held_out(launches[0]->held_out);
     out->set_launches(static_cast<int>(launches.size()));
     std::vector<double> medians;
     double lo = launches[0]->min, hi = launches[0]->max;

@@ -69,7 +69,7 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
     absl::StatusOr<int64_t> profile = store_->UpsertProfile(key);
     if (!profile.ok()) return profile.status();
     absl::StatusOr<int64_t> campaign =
-        store_->campaigns().UpsertCampaign(*profile, r.campaign(), r.host());
+        store_->campaigns().UpsertCampaign(*profile, r.campaign(), r.host(), r.held_out());
     if (!campaign.ok()) return campaign.status();
     for (const v1::Measurement& m : r.measurements()) {
       db::MeasurementInput in;
@@ -102,7 +102,8 @@ absl::StatusOr<v1::UploadMeasurementsResponse> Tuner::UploadMeasurements(
       if (!t.ok()) return t.status();
       tuned = std::make_pair(t->has_value() ? (*t)->version : int64_t{0}, false);
     } else {
-      tuned = Retune(*profile, "campaign '" + r.campaign() + "' launch " +
+      tuned = Retune(*profile, std::string(r.held_out() ? "held-out validation '" : "campaign '") +
+                                   r.campaign() + "' launch " +
                                    std::to_string(r.launch()));
     }
     if (!tuned.ok()) return tuned.status();

@@ -40,11 +40,34 @@ std::optional<ViolationFound> Faster(Collective c, int64_t bytes, int a,
   return v;
 }
 
+// Why a violation's faster algorithm does not replace default: the
+// campaign's tests, else the held-out launches at the point (`held`, maybe
+// null), else nothing.
+std::string NotChosen(int a, const Series& x, const Series& def, const BySize* held,
+                      int64_t bytes, const EngineOptions& o) {
+  std::string why = WhyNotChosen(a, x, def, o);
+  if (!why.empty() || held == nullptr) return why;
+  const auto at = held->find(bytes);
+  return at == held->end() ? "" : HeldOutVerdict(at->second, a, o);
+}
+
+template <class Groups, class Key>
+const BySize* Find(const Groups& groups, const Key& key) {
+  const auto it = groups.find(key);
+  return it == groups.end() ? nullptr : &it->second;
+}
+
 }  // namespace
 
-std::vector<ViolationFound> FindViolations(const std::vector<LaunchMedian>& points,
+std::vector<ViolationFound> FindViolations(const std::vector<LaunchMedian>& all_points,
                                            const EngineOptions& options,
                                            const std::vector<Rule>& current) {
+  // Violations are found in the campaigns' launches; held-out launches
+  // only say why a faster algorithm was taken back.
+  std::vector<LaunchMedian> points, held_out_points;
+  for (const LaunchMedian& p : all_points) (p.held_out ? held_out_points : points).push_back(p);
+  const std::map<int, BySize> held = Group(held_out_points);
+  const std::map<LayoutGroup, BySize> held_layouts = GroupLayouts(held_out_points);
   std::vector<ViolationFound> out;
   for (const auto& [c, sizes] : Group(points)) {
     const Collective coll = static_cast<Collective>(c);
@@ -59,7 +82,8 @@ std::vector<ViolationFound> FindViolations(const std::vector<LaunchMedian>& poin
         const Launches& launches = series.sync();
         if (a == IndexOf(Algorithm::kDefault) || launches.empty()) continue;
         if (auto v = Faster(coll, bytes, a, launches, *def, options)) {
-          v->not_chosen = WhyNotChosen(a, series, def_series->second, options);
+          v->not_chosen = NotChosen(a, series, def_series->second, Find(held, c), bytes,
+                                    options);
           v->table_algorithm = CurrentChoice(current, coll, bytes);
           out.push_back(*v);
         }
@@ -97,7 +121,8 @@ std::vector<ViolationFound> FindViolations(const std::vector<LaunchMedian>& poin
         if (auto v = Faster(coll, bytes, a, series.sync(), def->second.sync(), options)) {
           v->layout = {static_cast<LayoutClass>(layout_class),
                        static_cast<int8_t>(block_log2)};
-          v->not_chosen = WhyNotChosen(a, series, def->second, options);
+          v->not_chosen =
+              NotChosen(a, series, def->second, Find(held_layouts, group), bytes, options);
           v->table_algorithm = CurrentChoice(current, coll, bytes, v->layout);
           out.push_back(*v);
         }

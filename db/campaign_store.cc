@@ -9,18 +9,24 @@ namespace colltune::db {
 
 absl::StatusOr<int64_t> CampaignStore::UpsertCampaign(int64_t profile_id,
                                               std::string_view label,
-                                              std::string_view host) {
+                                              std::string_view host, bool held_out) {
   if (absl::Status s = c_->RequireTransaction(); !s.ok()) return s;
   absl::StatusOr<Statement> st = c_->db->Query(
-      absl::StrCat("INSERT INTO campaigns (profile_id, label, host, created_at) "
+      absl::StrCat("INSERT INTO campaigns (profile_id, label, host, created_at, held_out) "
                    "VALUES (?, ?, ?, ",
                    kNow,
-                   ") ON CONFLICT (profile_id, label) DO UPDATE SET host = host "
-                   "RETURNING id"),
-      profile_id, label, host);
+                   ", ?) ON CONFLICT (profile_id, label) DO UPDATE SET host = host "
+                   "RETURNING id, held_out"),
+      profile_id, label, host, int64_t{held_out ? 1 : 0});
   if (!st.ok()) return st.status();
   absl::StatusOr<bool> row = st->Step();
   if (!row.ok()) return row.status();
+  if ((st->Int(1) != 0) != held_out) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "campaign '", std::string(label), "' is stored as ",
+        held_out ? "a campaign: its label cannot name a held-out validation"
+                 : "a held-out validation: its label cannot name a campaign"));
+  }
   return st->Int(0);
 }
 
@@ -153,7 +159,7 @@ absl::StatusOr<std::vector<LaunchPoint>> CampaignStore::LaunchPoints(
       "SELECT m.campaign_id, m.launch, m.collective, m.algorithm, "
       "m.msg_bytes, m.nrep, m.median_s, m.mean_s, m.min_s, m.max_s, "
       "m.stddev_s, m.problem, m.p_faster_than_default, m.upper_quartile_s, "
-      "m.lower_quartile_s, m.regime, COALESCE(l.regimes, 'sync') "
+      "m.lower_quartile_s, m.regime, COALESCE(l.regimes, 'sync'), c.held_out "
       "FROM measurements m "
       "JOIN campaigns c ON c.id = m.campaign_id "
       "LEFT JOIN campaign_launches l ON l.campaign_id = m.campaign_id AND "
@@ -186,6 +192,7 @@ absl::StatusOr<std::vector<LaunchPoint>> CampaignStore::LaunchPoints(
     }
     p.regime = *regime;
     if (!ParseRegimeSet(row.Text(16), &p.launch_regimes)) p.launch_regimes = kSyncOnly;
+    p.held_out = row.Int(17) != 0;
     out.push_back(p);
     return absl::OkStatus();
   });
@@ -238,7 +245,7 @@ absl::StatusOr<std::vector<CampaignLaunchRow>> CampaignStore::CampaignLaunches(
       "SELECT c.id, c.label, c.host, l.launch, "
       "(SELECT COUNT(*) FROM measurements m WHERE m.campaign_id = c.id AND "
       "m.launch = l.launch AND m.regime = 'sync'), COALESCE(l.uid, -1), "
-      "COALESCE(l.gid, -1), l.uploaded_at, l.regimes FROM campaign_launches l "
+      "COALESCE(l.gid, -1), l.uploaded_at, l.regimes, c.held_out FROM campaign_launches l "
       "JOIN campaigns c ON c.id = "
       "l.campaign_id WHERE c.profile_id = ? ORDER BY c.id, l.launch",
       profile_id);
@@ -255,6 +262,7 @@ absl::StatusOr<std::vector<CampaignLaunchRow>> CampaignStore::CampaignLaunches(
     l.gid = row.Int(6);
     l.uploaded_at = row.Text(7);
     if (!ParseRegimeSet(row.Text(8), &l.regimes)) l.regimes = kSyncOnly;
+    l.held_out = row.Int(9) != 0;
     out.push_back(std::move(l));
   });
   if (!each.ok()) return each;

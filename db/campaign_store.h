@@ -53,6 +53,7 @@ struct LaunchPoint {
   // The regimes its launch declared it times every point in (sync alone for
   // launches stored before migration 13).
   RegimeSet launch_regimes = kSyncOnly;
+  bool held_out = false;  // migration 16: its campaign is a validation
 };
 
 // One launch of one campaign of a profile, with who uploaded it.
@@ -65,6 +66,7 @@ struct CampaignLaunchRow {
                                // before migration 9)
   std::string uploaded_at;
   RegimeSet regimes = kSyncOnly;  // the regimes the launch declared
+  bool held_out = false;          // a validation's launch (migration 16)
 };
 
 struct StoredPointRow {
@@ -81,9 +83,12 @@ class CampaignStore {
  public:
   explicit CampaignStore(Connection* c) : c_(c) {}
 
+  // The campaign's id, made if new. A label is a campaign's or a held-out
+  // validation's (migration 16) for good: FailedPrecondition where it is
+  // stored as the other.
   absl::StatusOr<int64_t> UpsertCampaign(int64_t profile_id,
                                          std::string_view label,
-                                         std::string_view host);
+                                         std::string_view host, bool held_out = false);
   // Replaces the point if the launch already stored it, and completes the
   // within-launch comparison with default (LaunchPoint::p_faster_than_default)
   // of the point's algorithms in that launch.

@@ -53,10 +53,11 @@ source scripts/lib/daemon.sh apps
 export OMP_NUM_THREADS=1
 
 if [ -z "$TABLE" ]; then
-  echo "== campaign: $CAMPAIGN_LAUNCHES launches of colltune-bench on $NP processes"
+  echo "== campaign: $CAMPAIGN_LAUNCHES launches of colltune-bench on $NP processes, 3 held out"
   "$COLLTUNE" --server "$SERVER" campaign --np "$NP" --launches "$CAMPAIGN_LAUNCHES" \
-    --mpirun "$MPIRUN" --name apps --bench "$BIN/bench/colltune-bench" -- --quiet \
-    </dev/null 2>&1 | grep -E "^colltune: launch [0-9]+/[0-9]+ (done|failed)" || true
+    --validate 3 --mpirun "$MPIRUN" --name apps --bench "$BIN/bench/colltune-bench" -- --quiet \
+    </dev/null 2>&1 |
+    grep -E "^colltune: (launch|validation) [0-9]+/[0-9]+ (done|failed)|takes back|table version [0-9]+:" || true
   TABLE=$WORK/table.txt
   "$COLLTUNE" --server "$SERVER" table --comm-size "$NP" --format shim > "$TABLE"
   [ -n "$SAVE" ] && cp "$TABLE" "$SAVE"

@@ -26,7 +26,7 @@
 # docs/results-2026-11-29.md), and with three launches all of them can land
 # in one mode, which the engine's tests over launches cannot see.
 #
-#   scripts/datatype_guidelines.sh [--launches 5] [--np-openmpi 4] [--np-mpich 2]
+#   scripts/datatype_guidelines.sh [--launches 5] [--validate 3] [--np-openmpi 4] [--np-mpich 2]
 #       [--sizes 32K,1M] [--datatypes grid] [--libraries openmpi,mpich]
 #       [--collectives bcast,allgather,gather,scatter,alltoall] [--calls 30] [--rounds 5]
 # The v-variants have normal forms too (--collectives gatherv,scatterv,
@@ -36,6 +36,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAUNCHES=5
+VALIDATE=3
 NP_OPENMPI=4
 NP_MPICH=2
 SIZES=32K,1M
@@ -45,8 +46,8 @@ COLLECTIVES=bcast,allgather,gather,scatter,alltoall
 CALLS=30
 ROUNDS=5
 source scripts/lib/options.sh
-options "scripts/datatype_guidelines.sh [--launches N] [--np-openmpi N] [--np-mpich N] [--sizes LIST] [--datatypes LIST] [--libraries LIST] [--collectives LIST] [--calls N] [--rounds N]" \
-  --launches=LAUNCHES --np-openmpi=NP_OPENMPI --np-mpich=NP_MPICH --sizes=SIZES \
+options "scripts/datatype_guidelines.sh [--launches N] [--validate N] [--np-openmpi N] [--np-mpich N] [--sizes LIST] [--datatypes LIST] [--libraries LIST] [--collectives LIST] [--calls N] [--rounds N]" \
+  --launches=LAUNCHES --validate=VALIDATE --np-openmpi=NP_OPENMPI --np-mpich=NP_MPICH --sizes=SIZES \
   --datatypes=DATATYPES --libraries=LIBRARIES --collectives=COLLECTIVES --calls=CALLS \
   --rounds=ROUNDS -- "$@"
 scripts/install-deps.sh
@@ -86,9 +87,9 @@ print(f"  {n} violations (5 % or more faster)")
 PY
   echo "== $name, $np processes: campaign over the datatype grid ($LAUNCHES launches)"
   start=$(date +%s)
-  "${CT[@]}" campaign --mpi "$lib" --np "$np" --launches "$LAUNCHES" --mpirun "$mpirun" \
-    --name "datatypes-$lib" --bench "$bench" -- "${GRID[@]}" </dev/null 2>&1 |
-    { grep -v "^colltune: launch [0-9]*/[0-9]*: " || true; }
+  "${CT[@]}" campaign --mpi "$lib" --np "$np" --launches "$LAUNCHES" --validate "$VALIDATE" \
+    --mpirun "$mpirun" --name "datatypes-$lib" --bench "$bench" -- "${GRID[@]}" </dev/null 2>&1 |
+    { grep -Ev "^colltune: (launch|validation) [0-9]*/[0-9]*: |^colltune-bench:   " || true; }
   echo "campaign: $(( $(date +%s) - start )) s"
   profile=$("${CT[@]}" table --library "$name" --comm-size "$np" --json |
     python3 -c 'import json,sys; s=json.load(sys.stdin)["section"]; print(s["profile_id"] if s else 0)')

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The main job, end to end on this machine: install what is missing, build,
 # start colltuned on a temporary database, run a tuning campaign (colltune
-# campaign: 5 mpirun launches of colltune-bench, NREP-estimated repetitions)
-# on 4 processes (every point timed synchronized, back to back and after
-# uneven work), print the decision table and the violations (guideline and
+# campaign: 5 mpirun launches of colltune-bench, NREP-estimated repetitions,
+# then 3 held-out validation launches that take back a choice slower than
+# default there) on 4 processes (every point timed synchronized, back to back
+# and after uneven work), print the decision table and the violations (guideline and
 # selection), then run an ordinary MPI program with and without the shim at
 # every point where the table changes the algorithm, back to back and after
 # uneven work, several alternating launches each way, and print the medians
 # and a verdict per point (saying plainly where colltune made it slower).
 #
 #   scripts/demo.sh [--library openmpi|mpich] [--np N] [--launches 5]
-#                   [--nrep auto|N] [--evaluate] [--program-launches 3]
+#                   [--validate 3] [--nrep auto|N] [--evaluate] [--program-launches 3]
 #                   [--nodes N --ppn K [--rate RATE]] [--collectives LIST]
 #
 # With --nodes, everything runs across an emulated cluster of N nodes with K
@@ -30,6 +31,7 @@ cd "$(dirname "$0")/.."
 LIBRARY=openmpi
 NP=""
 LAUNCHES=5
+VALIDATE=3
 NREP=auto
 EVALUATE=0
 PROGRAM_LAUNCHES=3
@@ -43,13 +45,14 @@ while [ $# -gt 0 ]; do
     --library) LIBRARY=$2; shift 2 ;;
     --np) NP=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
+    --validate) VALIDATE=$2; shift 2 ;;
     --nrep) NREP=$2; shift 2 ;;
     --evaluate) EVALUATE=1; shift ;;
     --nodes) NODES=$2; shift 2 ;;
     --ppn) PPN=$2; shift 2 ;;
     --rate) RATE=$2; shift 2 ;;
     --collectives) COLLECTIVES=$2; shift 2 ;;
-    *) echo "usage: scripts/demo.sh [--library openmpi|mpich] [--np N] [--launches N] [--nrep auto|N] [--evaluate] [--program-launches N] [--nodes N --ppn K [--rate RATE]] [--collectives LIST]" >&2; exit 2 ;;
+    *) echo "usage: scripts/demo.sh [--library openmpi|mpich] [--np N] [--launches N] [--validate N] [--nrep auto|N] [--evaluate] [--program-launches N] [--nodes N --ppn K [--rate RATE]] [--collectives LIST]" >&2; exit 2 ;;
   esac
 done
 case "$LIBRARY" in
@@ -113,10 +116,11 @@ fi
 BENCH_ARGS=(--nrep "$NREP" --quiet)
 [ -n "$COLLECTIVES" ] && BENCH_ARGS+=(--collectives "$COLLECTIVES")
 
-echo "== tuning campaign: $LAUNCHES launches of colltune-bench on $NP processes"
+echo "== tuning campaign: $LAUNCHES launches of colltune-bench on $NP processes, $VALIDATE held out"
 "$COLLTUNE" --server "$SERVER" campaign --mpi "$LIBRARY" --np "$NP" --launches "$LAUNCHES" \
-  --mpirun "$MPIRUN" --name demo --bench "$BENCH" -- "${BENCH_ARGS[@]}" </dev/null 2>&1 |
-  { grep -v "^colltune: launch [0-9]*/[0-9]*: " || true; }
+  --validate "$VALIDATE" --mpirun "$MPIRUN" --name demo --bench "$BENCH" -- "${BENCH_ARGS[@]}" \
+  </dev/null 2>&1 |
+  { grep -Ev "^colltune: (launch|validation) [0-9]*/[0-9]*: |^colltune-bench:   " || true; }
 
 echo "== decision table for $LIBRARY_NAME on $NP processes"
 "$COLLTUNE" --server "$SERVER" table --library "$LIBRARY_NAME" --comm-size "$NP" ${LAYOUT[@]+"${LAYOUT[@]}"}

@@ -122,7 +122,9 @@
       chartsBox.replaceChildren();
       byCollective.clear();
       for (const p of profile.points) {
-        if (regimeOf(p) !== chartRegime) continue;
+        // Held-out validation points check the table; the charts show the
+        // campaigns' measurements the table was decided from.
+        if (regimeOf(p) !== chartRegime || p.held_out) continue;
         if (!byCollective.has(p.collective)) byCollective.set(p.collective, new Map());
         const m = byCollective.get(p.collective);
         if (!m.has(p.problem)) m.set(p.problem, []);

@@ -230,8 +230,8 @@ check "... with the peer's uid and gid ($NOBODY_IDS)" test \
 SEED_PROFILE=$(sqlite3 "$DB" "SELECT profile_id FROM campaigns WHERE label = 'nobody_peer'")
 check "colltune profile lists each campaign launch with its uploader's uid" bash -c \
   "'$COLLTUNE_CLI' --server $SERVER profile ${SEED_PROFILE:-0} >$D/profile.txt &&
-   grep -Eq '^seed_munge +0 .* 0\$' $D/profile.txt &&
-   grep -Eq '^nobody_peer +4 .* $(id -u nobody)\$' $D/profile.txt"
+   grep -Eq '^seed_munge +0 .* 0 +campaign\$' $D/profile.txt &&
+   grep -Eq '^nobody_peer +4 .* $(id -u nobody) +campaign\$' $D/profile.txt"
 check "colltune profile --json gives each launch's uid and gid" bash -c \
   "'$COLLTUNE_CLI' --server $SERVER profile ${SEED_PROFILE:-0} --json | python3 -c '
 import json, sys

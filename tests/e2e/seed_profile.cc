@@ -3,7 +3,7 @@
 // detect them), so that end-to-end tests know which algorithm the daemon's
 // table must pick.
 //
-//   mpirun -np 4 seed_profile --server ADDR [--campaign LABEL] \
+//   mpirun -np 4 seed_profile --server ADDR [--campaign LABEL] [--cluster NAME] \
 //       allreduce:allreduce_as_reduce_bcast:65536 ...
 //
 // For each collective named, `default` takes 10 us at every size of the grid
@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
       }
       if (arg == "--campaign" && i + 1 < argc) {
         campaign = argv[++i];
+        continue;
+      }
+      if (arg == "--cluster" && i + 1 < argc) {
+        context.cluster = argv[++i];
         continue;
       }
       std::stringstream in(arg);

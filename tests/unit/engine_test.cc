@@ -1238,5 +1238,131 @@ TEST(EngineRegimes, SynchronizedOnlyCampaignsAreDecidedAsBeforeWithoutRegimeEvid
   EXPECT_TRUE(d.evidence.regimes.empty()) << "marked as decided on sync alone";
 }
 
+// Held-out validation (docs/architecture.md): launches of campaign 8 that
+// time a table's choices against default, numbered 100, 101, ...
+void AddHeldOut(std::vector<LaunchMedian>* v, Algorithm a, int64_t bytes, Regime r,
+                std::initializer_list<double> medians, const char* layout = "",
+                Collective c = Collective::kAllreduce, RegimeSet declared = kEveryRegime) {
+  int64_t launch = 100;
+  for (double m : medians) {
+    LaunchMedian p{c, a, bytes, launch++, 8, m};
+    p.regime = r;
+    p.launch_regimes = declared;
+    p.problem = layout;
+    p.held_out = true;
+    v->push_back(p);
+  }
+}
+
+// Held-out launches at 1 KiB: default at 10 us in every regime, kRB as given
+// per regime ({} leaves it untimed there).
+void HeldOutAt1K(std::vector<LaunchMedian>* p, std::initializer_list<double> sync,
+                 std::initializer_list<double> loop, std::initializer_list<double> imbalance) {
+  for (Regime r : kAllRegimes) AddHeldOut(p, kDef, 1024, r, {10, 10, 10});
+  AddHeldOut(p, kRB, 1024, Regime::kSync, sync);
+  AddHeldOut(p, kRB, 1024, Regime::kLoop, loop);
+  AddHeldOut(p, kRB, 1024, Regime::kImbalance, imbalance);
+}
+
+Algorithm ChoiceAt1K(const std::vector<LaunchMedian>& p) {
+  return ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.algorithm;
+}
+
+TEST(EngineHeldOut, AChoiceSlowerInTheHeldOutLaunchesGoesBackToDefault) {
+  // The campaign: kRB 20 % faster in every regime.
+  const std::vector<LaunchMedian> campaign = ThreeRegimes({8, 8.1, 7.9, 8.2, 8.05});
+  ASSERT_EQ(ChoiceAt1K(campaign), kRB);
+  // Held out: as fast from a barrier and after uneven work, 12 % slower back
+  // to back in two launches of three.
+  std::vector<LaunchMedian> p = campaign;
+  HeldOutAt1K(&p, {8, 8, 8}, {11.2, 9, 11.2}, {8, 8, 8});
+  EXPECT_EQ(ChoiceAt1K(p), kDef);
+  // The violation stays, and says what took it back.
+  const std::vector<ViolationFound> v = FindViolations(p, EngineOptions{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].launches, 5) << "found in the campaign's launches alone";
+  EXPECT_EQ(v[0].not_chosen, "slower back to back in the held-out launches: median 1.12x default's");
+  // Within the slack (2 % slower back to back), faster over the regimes: kept.
+  p = campaign;
+  HeldOutAt1K(&p, {8, 8, 8}, {10.2, 10.2, 10.2}, {8, 8, 8});
+  EXPECT_EQ(ChoiceAt1K(p), kRB);
+  // Switched off: kept whatever they say.
+  p = campaign;
+  HeldOutAt1K(&p, {8, 8, 8}, {11.2, 9, 11.2}, {8, 8, 8});
+  EngineOptions off;
+  off.min_held_out_launches = 0;
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, off)[0].rule.algorithm, kRB);
+}
+
+TEST(EngineHeldOut, AChoiceNoFasterOverTheRegimesGoesBackToDefault) {
+  std::vector<LaunchMedian> p = ThreeRegimes({8, 8.1, 7.9, 8.2, 8.05});
+  // Within the slack in every regime, but no faster than default over them.
+  HeldOutAt1K(&p, {10.2, 10.2, 10.2}, {9.9, 9.9, 9.9}, {10.1, 10.1, 10.1});
+  EXPECT_EQ(ChoiceAt1K(p), kDef);
+  EXPECT_EQ(FindViolations(p, EngineOptions{})[0].not_chosen,
+            "no faster than default in the held-out launches: 1.01x its time over the regimes");
+}
+
+TEST(EngineHeldOut, DroppedFromARegimeInMostHeldOutLaunchesCountsAsLost) {
+  std::vector<LaunchMedian> p = ThreeRegimes({8, 8.1, 7.9, 8.2, 8.05});
+  // Timed after uneven work in one held-out launch of three: the benchmark
+  // dropped it in the others after it lost back to back there.
+  for (Regime r : kAllRegimes) AddHeldOut(&p, kDef, 1024, r, {10, 10, 10});
+  AddHeldOut(&p, kRB, 1024, Regime::kSync, {8, 8, 8});
+  AddHeldOut(&p, kRB, 1024, Regime::kLoop, {8, 8, 8});
+  AddHeldOut(&p, kRB, 1024, Regime::kImbalance, {8});
+  EXPECT_EQ(ChoiceAt1K(p), kDef);
+}
+
+TEST(EngineHeldOut, FewerThanThreeHeldOutLaunchesSayNothing) {
+  std::vector<LaunchMedian> p = ThreeRegimes({8, 8.1, 7.9, 8.2, 8.05});
+  for (Regime r : kAllRegimes) {
+    AddHeldOut(&p, kDef, 1024, r, {10, 10});
+    AddHeldOut(&p, kRB, 1024, r, {20, 20});
+  }
+  EXPECT_EQ(ChoiceAt1K(p), kRB);
+}
+
+TEST(EngineHeldOut, HeldOutLaunchesNeverMakeADecision) {
+  // The campaign: kRB level with default. Held out: kRB twice as fast.
+  std::vector<LaunchMedian> p;
+  for (Regime r : kAllRegimes) {
+    AddIn(&p, kDef, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+    AddIn(&p, kRB, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+  }
+  HeldOutAt1K(&p, {5, 5, 5}, {5, 5, 5}, {5, 5, 5});
+  EXPECT_EQ(ChoiceAt1K(p), kDef);
+  EXPECT_TRUE(FindViolations(p, EngineOptions{}).empty());
+}
+
+TEST(EngineHeldOut, ALayoutsRuleAndAPlainRuleOnItsLayoutAreCheckedToo) {
+  constexpr Algorithm kPacked = Algorithm::kBcastAsPacked;
+  constexpr Algorithm kSAG = Algorithm::kBcastAsScatterAllgather;
+  std::vector<LaunchMedian> p;
+  // Plain bcast at 1 MiB: scatter+allgather 25 % faster; tiled 8 B blocks:
+  // packing 25 % faster (campaign launches in the synchronized regime).
+  AddLayout(&p, kDef, "", 1 << 20, Around(400));
+  AddLayout(&p, kSAG, "", 1 << 20, Around(300));
+  AddLayout(&p, kDef, "@tiled/8B", 1 << 20, Around(400));
+  AddLayout(&p, kPacked, "@tiled/8B", 1 << 20, Around(300));
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].rule.algorithm, kSAG);
+  EXPECT_EQ(d[1].rule.algorithm, kPacked);
+  // Held out on the layout: packing slower; the plain choice, run on the
+  // layout's data, slower too.
+  std::vector<LaunchMedian> held = p;
+  for (Algorithm a : {kDef, kPacked, kSAG}) {
+    AddHeldOut(&held, a, 1 << 20, Regime::kSync,
+               a == kDef ? std::initializer_list<double>{400, 400, 400}
+                         : std::initializer_list<double>{450, 450, 450},
+               "@tiled/8B", Collective::kBcast, kSyncOnly);
+  }
+  d = ComputeDecisions(held, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].rule.algorithm, kDef) << "the plain rule runs on the layout's data";
+  EXPECT_EQ(d[1].rule.algorithm, kDef) << "the layout's own rule";
+}
+
 }  // namespace
 }  // namespace colltune::daemon

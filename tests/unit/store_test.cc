@@ -50,6 +50,7 @@ int64_t CountRows(const std::string& path, const std::string& table) {
 // rebuilt) and the columns it added elsewhere. Rewinds to older versions
 // start with it.
 constexpr char kBeforeRegimes[] =
+    "ALTER TABLE campaigns DROP COLUMN held_out; "  // migration 16
     "CREATE TABLE m12 (id INTEGER PRIMARY KEY, campaign_id INTEGER NOT NULL, "
     "launch INTEGER NOT NULL, collective TEXT NOT NULL, algorithm TEXT NOT NULL, "
     "msg_bytes INTEGER NOT NULL, problem TEXT NOT NULL DEFAULT '', nrep INTEGER NOT "
@@ -288,6 +289,40 @@ TEST(Store, TableVersionsIncreaseAndRelaunchedPointsAreReplaced) {
   EXPECT_EQ(counts->campaigns, 1);
   EXPECT_EQ(counts->launches, 2);
   EXPECT_EQ(counts->measurements, 2);
+}
+
+TEST(Store, AHeldOutValidationKeepsItsKindAndMarksItsPoints) {
+  auto store = Store::Open(TempPath("held_out.db"));
+  ASSERT_TRUE(store.ok());
+  Store& s = **store;
+  int64_t profile = 0;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 const int64_t c = *s.campaigns().UpsertCampaign(profile, "c", "h");
+                 const int64_t v = *s.campaigns().UpsertCampaign(profile, "v", "h", true);
+                 EXPECT_NE(c, v);
+                 EXPECT_EQ(*s.campaigns().UpsertCampaign(profile, "v", "h2", true), v);
+                 // A label stays what it was made.
+                 EXPECT_EQ(s.campaigns().UpsertCampaign(profile, "c", "h", true).status().code(),
+                           absl::StatusCode::kFailedPrecondition);
+                 EXPECT_EQ(s.campaigns().UpsertCampaign(profile, "v", "h").status().code(),
+                           absl::StatusCode::kFailedPrecondition);
+                 MeasurementInput m{Collective::kBcast, Algorithm::kDefault, 8, {1}};
+                 if (auto e = s.campaigns().PutMeasurement(c, 0, m); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutMeasurement(v, 0, m); !e.ok()) return e;
+                 if (auto e = s.campaigns().PutCampaignLaunch(v, 0, -1, -1); !e.ok()) return e;
+                 return absl::OkStatus();
+               }).ok());
+  auto points = s.campaigns().LaunchPoints(profile);
+  ASSERT_TRUE(points.ok());
+  ASSERT_EQ(points->size(), 2u);
+  int held = 0;
+  for (const LaunchPoint& p : *points) held += p.held_out ? 1 : 0;
+  EXPECT_EQ(held, 1);
+  auto launches = s.campaigns().CampaignLaunches(profile);
+  ASSERT_TRUE(launches.ok());
+  ASSERT_EQ(launches->size(), 1u);
+  EXPECT_TRUE((*launches)[0].held_out);
 }
 
 TEST(Store, PinsHistoryAndCampaignPoints) {
@@ -573,6 +608,7 @@ TEST(Store, RegimesArePartOfAPointAndItsWithinLaunchTest) {
 // refer to: the rewind puts the table back as it was before it.
 constexpr char kBeforeLayouts[] =
     "PRAGMA foreign_keys = OFF; "
+    "ALTER TABLE campaigns DROP COLUMN held_out; "  // migration 16
     "CREATE TABLE p13 (id INTEGER PRIMARY KEY, cluster TEXT NOT NULL, library TEXT NOT "
     "NULL, library_version TEXT NOT NULL, comm_size INTEGER NOT NULL, nodes INTEGER NOT "
     "NULL, ppn INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, "
