@@ -29,6 +29,11 @@ void AddDecisionFlags(CLI::App& app, EngineOptions* o) {
                  "launches in every regime (fewer where default has fewer; 0: off)")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  app.add_option("--min-held-out-launches", o->min_held_out_launches,
+                 "Held-out validation launches (colltune campaign --validate) a point "
+                 "needs before they may take its choice back to default (0: off)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   app.add_option("--alpha", o->alpha,
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))
