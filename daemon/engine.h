@@ -58,6 +58,13 @@ struct EngineOptions {
   // choice back (docs/architecture.md, "Held-out validation"); 0 switches
   // the check off.
   int min_held_out_launches = 3;
+  // How much slower than default, in the median over the held-out launches
+  // of the per-launch ratio, a choice may be in a regime before they take it
+  // back: what colltune promises programs (at least 0.95x default in every
+  // regime). The campaign's regime_slack is tighter because it decides on
+  // more launches; three held-out launches need evidence of harm, not
+  // noise around level (docs/results-2026-11-29.md, "Held-out validation").
+  double held_out_slack = 0.05;
 };
 
 // The median latency of one point in one launch.

@@ -34,6 +34,11 @@ void AddDecisionFlags(CLI::App& app, EngineOptions* o) {
                  "needs before they may take its choice back to default (0: off)")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  app.add_option("--held-out-slack", o->held_out_slack,
+                 "Held-out launches take a choice back where, in some regime, its "
+                 "median per-launch time over default's is more than this above 1")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
   app.add_option("--alpha", o->alpha,
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))

@@ -156,7 +156,7 @@ std::string HeldOutVerdict(const std::map<int, Series>& at, int a, const EngineO
       ratios.push_back(ratio);
     }
     const double ratio = colltune::Median(ratios);
-    if (ratio > 1 + o.regime_slack) {
+    if (ratio > 1 + o.held_out_slack) {
       if (std::isinf(ratio)) {
         snprintf(text, sizeof text, "dropped %s in the held-out launches after losing",
                  PhraseOf(r));

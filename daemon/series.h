@@ -114,7 +114,7 @@ const char* PhraseOf(Regime r);
 // take algorithm `a` back at one point (`at`: every algorithm's held-out
 // series there), in words ("slower back to back in the held-out launches:
 // median 1.12x default's"); empty where they do not: `a` is not slower than
-// default beyond the regime slack in any regime and faster over all of
+// default beyond the held-out slack in any regime and faster over all of
 // them, or the point lacks held-out launches of default and `a` to say.
 std::string HeldOutVerdict(const std::map<int, Series>& at, int a, const EngineOptions& o);
 
