@@ -88,7 +88,7 @@ struct LaunchArgs {
   std::vector<std::string> whole_job;
   // Held-out validation launches after a campaign (campaign --validate;
   // docs/architecture.md): 0 for none, else at least 3.
-  int validate = 0;
+  int validate = 3;
 };
 int RunCampaign(const Connection& c, const LaunchArgs& args);
 int RunEvaluate(const Connection& c, const LaunchArgs& args);

@@ -318,7 +318,7 @@ int main(int argc, char** argv) {
                        "Then time the table's choices against default in this many more "
                        "launches, held out from the decisions: a choice slower there in "
                        "some regime, or no faster over all of them, goes back to default "
-                       "(0: none; at least 3)")
+                       "(0: none; else at least 3)")
       ->check(CLI::Range(0, 99))
       ->check(held_out_launches)
       ->capture_default_str();

@@ -95,7 +95,7 @@ for lib in $LIBRARIES; do
   echo "== $lib, $np processes: campaign of $LAUNCHES launches over the default grid"
   "${CT[@]}" campaign ${logs[@]+"${logs[@]}"} "${launch[@]}" --launches "$LAUNCHES" --name "native-$lib" \
     -- --quiet </dev/null 2>&1 | tee "$WORK/$lib-campaign.txt" |
-    grep -E "^colltune: launch [0-9]+/[0-9]+ (done|failed)|^campaign " || true
+    grep -E "^colltune: (launch|validation) [0-9]+/[0-9]+ (done|failed)|^campaign |^held-out |table version [0-9]+:" || true
   echo "== $lib, $np processes: evaluate (the oracle includes the library's own algorithms)"
   [ -n "$KEEP" ] && logs=(--log-dir "$KEEP/$lib-evaluate")
   "${CT[@]}" evaluate ${logs[@]+"${logs[@]}"} "${launch[@]}" --launches "$EVAL_LAUNCHES" </dev/null \

@@ -35,7 +35,7 @@ algorithms_of() {
 LIST=$(run_openmpi -np 2 "$BENCH" --list-algorithms 2>/dev/null)
 
 # 1. Three launches, two collectives, three sizes.
-out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 3 --name small \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" --launches 3 --name small \
       --cluster small --log-dir "$T_TMP" -- --collectives allreduce,scatter \
       --sizes 8,1K,64K --quiet </dev/null 2>&1)
 rc=$?
@@ -76,7 +76,7 @@ check "... and marks none as decided on sync alone" \
   bash -c '! grep -q "sync only" <<<"$1"' _ "$("${CT[@]}" table --cluster small --comm-size 2)"
 # A campaign timed synchronized only (as every campaign before regimes) is
 # decided, and its ranges are marked.
-out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 3 --name synconly \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" --launches 3 --name synconly \
       --cluster synconly -- --collectives allreduce --sizes 8,64K --nrep 10 --regimes sync \
       --quiet </dev/null 2>&1)
 check "a campaign with --regimes sync runs" test $? -eq 0
@@ -88,7 +88,7 @@ check "... and colltune table says so under the table" grep -q "decided on synch
 # 1b. Gatherv and scatterv: a point is a block-size distribution (seed 000's
 # six) and an average block size; the table gets one rule for all sizes; a
 # rerun of the same campaign finds every point stored.
-out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 3 --name irregular \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" --launches 3 --name irregular \
       --cluster irregular -- --collectives gatherv,scatterv --irregular-sizes 8 \
       --nrep 10 --quiet </dev/null 2>&1)
 rc=$?
@@ -106,7 +106,7 @@ profile=$("${CT[@]}" profiles --cluster irregular --json |
   python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
 check "the profile lists points by distribution" \
   grep -q "^gatherv/spikes " <<<"$("${CT[@]}" profile "$profile")"
-out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --name irregular \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" --launches 1 --name irregular \
       --cluster irregular -- --collectives gatherv,scatterv --irregular-sizes 8 \
       --nrep 10 --quiet </dev/null 2>&1)
 check "a rerun skips every stored distribution point" \
@@ -119,7 +119,7 @@ check "the launch measured with the heap in its fixed state (bench/heap.h)" \
 # total size (their key), alltoallv and alltoallw a point per distribution;
 # barrier, alltoallv and alltoallw get one rule for all calls, allgatherv and
 # reduce_scatter rules that cover every total size.
-out=$(timeout 600 "${CT[@]}" campaign "${DRIVE[@]}" --launches 3 --name later \
+out=$(timeout 600 "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" --launches 3 --name later \
       --cluster later -- --collectives barrier,exscan,allgatherv,reduce_scatter,alltoallv,alltoallw \
       --sizes 8,1K --total-sizes 64,4K --irregular-sizes 8 --nrep 10 --quiet </dev/null 2>&1)
 rc=$?
@@ -153,7 +153,7 @@ check "... and alltoallv by distribution" grep -q "^alltoallv/spikes " <<<"$show
 # no point stored twice.
 colls=allgather,allreduce,alltoall,bcast
 sizes=8,1K,64K
-out=$(COLLTUNE_BENCH_ABORT_AFTER=2 timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" \
+out=$(COLLTUNE_BENCH_ABORT_AFTER=2 timeout 300 "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" \
       --launches 1 --name resumed --cluster resumed -- --collectives $colls \
       --sizes $sizes --nrep 20 --quiet </dev/null 2>&1)
 rc=$?
@@ -167,7 +167,7 @@ else
   fail "a launch that dies keeps the collectives it uploaded" \
     "rc=$rc stored=$stored expected=$first_two"$'\n'"$out"
 fi
-out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --name resumed \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" --launches 1 --name resumed \
       --cluster resumed -- --collectives $colls --sizes $sizes --nrep 20 --quiet \
       </dev/null 2>&1)
 check "the same command resumes the campaign" \
@@ -178,15 +178,15 @@ check "the resumed campaign ends complete, nothing stored twice" \
 # 3. The driver's errors: no daemon, a launcher that does not exist, a
 # failing launch (with the resume hint).
 expect_fail "campaign without a daemon fails before any launch" "cannot reach colltuned" \
-  "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" campaign "${DRIVE[@]}"
+  "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" campaign --validate 0 "${DRIVE[@]}"
 expect_fail "campaign with a missing launcher says so" "cannot start no-such-mpirun" \
-  "${CT[@]}" campaign --np 2 --mpirun no-such-mpirun --bench "$BENCH" --launches 1
+  "${CT[@]}" campaign --validate 0 --np 2 --mpirun no-such-mpirun --bench "$BENCH" --launches 1
 # More processes than cores, unbound: warned before the first launch; bound
 # (or on other hosts), not.
 many=$(( $(nproc) + 1 ))
 expect_fail "campaign warns that $many unbound processes on $(nproc) cores vary by placement" \
   "warning: $many processes on the $(nproc) cores here, unbound" \
-  "${CT[@]}" campaign --np "$many" --mpirun no-such-mpirun --bench "$BENCH" --launches 1
+  "${CT[@]}" campaign --validate 0 --np "$many" --mpirun no-such-mpirun --bench "$BENCH" --launches 1
 out=$("${CT[@]}" evaluate --np "$many" --mpirun "no-such-mpirun --bind-to core" \
       --bench "$BENCH" </dev/null 2>&1)
 if [ $? -ne 0 ] && grep -q "cannot start no-such-mpirun" <<<"$out" &&
@@ -197,24 +197,24 @@ else
 fi
 expect_fail "a failing launch stops the campaign with the resume hint" \
   "incomplete .* --name broken to resume" \
-  "${CT[@]}" campaign "${DRIVE[@]}" --name broken -- --collectives allreduse
+  "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" --name broken -- --collectives allreduse
 expect_fail "campaign needs --np or --layouts" "campaign needs --np or --layouts" \
   "${CT[@]}" campaign
 expect_fail "--np and --layouts exclude each other" "excludes" \
-  "${CT[@]}" campaign --np 4 --layouts 2x2
+  "${CT[@]}" campaign --validate 0 --np 4 --layouts 2x2
 for bad in 2y2 0x4 3+0 2x2:diagonal 3+1:round_robin x2; do
   expect_fail "a bad layout is named before anything runs: $bad" "--layouts: '${bad//+/\\+}'" \
-    "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" campaign --layouts "$bad" --hosts a,b
+    "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" campaign --validate 0 --layouts "$bad" --hosts a,b
 done
 expect_fail "layouts through mpirun need the hosts" "needs --hosts" \
   "$COLLTUNE_CLI" --server "unix:$T_TMP/none.sock" evaluate --layouts 2x2
 expect_fail "a layout needs as many hosts as nodes" "needs 4 hosts; --hosts names 2" \
-  "${CT[@]}" campaign --layouts 4x1 --hosts a,b --bench "$BENCH" --launches 1
-expect_fail "campaign refuses zero launches" "launches" "${CT[@]}" campaign --np 2 --launches 0
+  "${CT[@]}" campaign --validate 0 --layouts 4x1 --hosts a,b --bench "$BENCH" --launches 1
+expect_fail "campaign refuses zero launches" "launches" "${CT[@]}" campaign --validate 0 --np 2 --launches 0
 
 # 1d. A whole-job choice: coll/han, timed in a launch of its own (the MCA
 # variable set for that launch only), shown against default, never a rule.
-out=$(timeout 300 "${CT[@]}" campaign "${DRIVE[@]}" --launches 1 --whole-job han \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 "${DRIVE[@]}" --launches 1 --whole-job han \
       --name han --cluster han -- --collectives allreduce,alltoall --sizes 8,64K \
       --nrep 10 --quiet </dev/null 2>&1)
 rc=$?
@@ -241,7 +241,7 @@ expect_exit "the benchmark refuses --launched-with han where coll/han is off" 1 
   "coll_han_priority is 0, coll_tuned_priority [0-9]+: coll/han does not outrank" \
   run_openmpi -np 2 "$BENCH" --launched-with han --collectives allreduce --sizes 8 --nrep 5
 expect_fail "--whole-job han is refused for MPICH" "Open MPI's coll/han" \
-  "${CT[@]}" campaign --np 2 --mpi mpich --whole-job han --bench "$BENCH" --launches 1
+  "${CT[@]}" campaign --validate 0 --np 2 --mpi mpich --whole-job han --bench "$BENCH" --launches 1
 
 # 4. colltune evaluate on the small campaign's profile.
 out=$(timeout 300 "${CT[@]}" evaluate "${DRIVE[@]}" --cluster small -- \

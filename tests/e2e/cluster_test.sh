@@ -215,7 +215,7 @@ if start_munge "$VDIR" >"$VDIR/start.out" 2>&1 && start_slurm_cluster "$VDIR" >>
     mkdir -p "$VDIR/jobs"
     out=$(OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET" \
           OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" timeout 300 \
-          "$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --launcher slurm \
+          "$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --validate 0 --launcher slurm \
           --job-dir "$VDIR/jobs" --nodes 2 --np 4 --bench "$BENCH" --launches 1 \
           --name twonodes -- --collectives allreduce,bcast --sizes 8,64K --nrep 5 --quiet \
           2>&1 </dev/null)
@@ -228,7 +228,7 @@ c = json.loads(sys.argv[1])[0]["context"]
 sys.exit(0 if (c["comm_size"], c["nodes"], c["ppn"], c["placement"]) == (4, 2, 2, "block")
          else 1)' "$out"
     # One campaign per layout, placed by mpirun on the nodes named.
-    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --layouts \
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --validate 0 --layouts \
           2x2:round_robin,3+1 --hosts "${NAME}1,${NAME}2" --bench "$BENCH" --launches 1 \
           --whole-job han --name layouts --mpirun "mpirun.openmpi --mca plm_rsh_agent $CLUSTER_AGENT
             --mca btl_tcp_if_include $CLUSTER_SUBNET --mca oob_tcp_if_include $CLUSTER_SUBNET
@@ -273,7 +273,7 @@ sys.exit(0 if got == [(2, 2, "block", ""), (2, 2, "round_robin", ""),
     out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" profiles 2>&1)
     expect_output "colltune profiles shows each layout" $? "$out" "2 x 2, round robin" \
       "3\+1 on 2 nodes"
-    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --layouts 3+1 \
+    out=$("$COLLTUNE_CLI" --server "unix:$VDIR/d.sock" campaign --validate 0 --layouts 3+1 \
           --launcher slurm --bench "$BENCH" 2>&1 </dev/null)
     rc=$?
     if [ $rc -ne 0 ] && grep -q "nodes of different sizes need --launcher mpirun" <<<"$out"; then

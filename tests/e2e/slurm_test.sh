@@ -155,14 +155,14 @@ check "... its report reached the daemon with Slurm's job id and 2 ranks" \
 # so the 4-process jobs above are done and the rest of the test runs beside it.
 printf '#!/bin/sh\ntouch "%s/started.$SLURM_JOB_ID"\nexec sleep 600\n' "$T_TMP" >"$T_TMP/sleeper"
 chmod +x "$T_TMP/sleeper"
-"${CT[@]}" campaign --launcher slurm --job-dir "$JOBS" --np 1 --bench "$T_TMP/sleeper" \
+"${CT[@]}" campaign --validate 0 --launcher slurm --job-dir "$JOBS" --np 1 --bench "$T_TMP/sleeper" \
   --launches 1 --name overtime --time 1 </dev/null >"$T_TMP/overtime.out" 2>&1 &
 overtime_pid=$!
 
 # --- b. A campaign through Slurm and the same through mpirun --------------------
 GRID=(--collectives allreduce,scatter --sizes 8,1K,64K --nrep 10 --quiet)
 t=$(date +%s)
-out=$(timeout 300 "${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 2 --name viaslurm \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 "${SLURM_CAMPAIGN[@]}" --launches 2 --name viaslurm \
       --cluster viaslurm --log-dir "$T_TMP" -- "${GRID[@]}" </dev/null 2>&1)
 rc=$?
 echo "campaign through Slurm: $(( $(date +%s) - t )) s"
@@ -175,7 +175,7 @@ check "each launch is a batch job that ran srun --mpi=pmix with 2 tasks" bash -c
   [ "$(grep -c "Slurm job [0-9]* COMPLETED" <<<"$1")" -eq 2 ] &&
   grep -q "^.srun. .--mpi=pmix. .--ntasks=2." "$2/viaslurm-launch-1.sh"' _ "$out" "$JOBS"
 check "each launch's medians reach --log-dir" grep -q "^allreduce " "$T_TMP/viaslurm-launch-1.txt"
-out=$(timeout 300 "${CT[@]}" campaign --np 2 --mpirun mpirun.openmpi --bench "$BENCH" \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 --np 2 --mpirun mpirun.openmpi --bench "$BENCH" \
       --launches 2 --name viampirun --cluster viampirun -- "${GRID[@]}" </dev/null 2>&1)
 check "the same campaign through mpirun" test $? -eq 0
 # Shape: the same context but for the cluster name, the same measured grid
@@ -250,12 +250,26 @@ else
   fail "colltune evaluate --launcher slurm --launches 2 combines two Slurm jobs" "rc=$rc"$'\n'"$out"
 fi
 
+# A held-out validation of the Slurm campaign's table, as Slurm jobs.
+out=$(timeout 300 "${CT[@]}" validate "${SLURM_CAMPAIGN[@]}" --cluster viaslurm --name slurmcheck \
+      -- "${GRID[@]}" </dev/null 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && grep -q "held-out validation 'slurmcheck': 3 launches on 2 processes" <<<"$out" &&
+   [ "$(grep -c "Slurm job [0-9]* COMPLETED" <<<"$out")" -eq 3 ] &&
+   [ "$(grep -Ec "held-out validation: ([0-9]+ points where|the table runs default at every point)" \
+        <<<"$out")" -eq 3 ]; then
+  pass "colltune validate --launcher slurm runs three held-out launches as Slurm jobs"
+else
+  fail "colltune validate --launcher slurm runs three held-out launches as Slurm jobs" \
+    "rc=$rc"$'\n'"$out"
+fi
+
 # --- c. A job cancelled mid-campaign, then resumed ----------------------------
 # Six collectives of about 2 s each: the job is cancelled once the first ones
 # are stored, while it runs.
 LONG=(--collectives allgather,allreduce,alltoall,bcast,gather,reduce --sizes 8,64K,1M
       --nrep 150 --early-stop 0 --quiet)
-"${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 1 --name cancelled --cluster cancelled \
+"${CT[@]}" campaign --validate 0 "${SLURM_CAMPAIGN[@]}" --launches 1 --name cancelled --cluster cancelled \
   -- "${LONG[@]}" </dev/null >"$T_TMP/cancelled.out" 2>&1 &
 campaign_pid=$!
 job="" state="" stored=0
@@ -291,7 +305,7 @@ full=$(expected_points "$(timeout 60 mpirun.openmpi -np 2 "$BENCH" --list-algori
   allgather,allreduce,alltoall,bcast,gather,reduce "8 65536 1048576")
 check "the cancelled job kept part of the campaign ($kept of $full points)" \
   test "$kept" -gt 0 -a "$kept" -lt "$full"
-out=$(timeout 300 "${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 1 --name cancelled \
+out=$(timeout 300 "${CT[@]}" campaign --validate 0 "${SLURM_CAMPAIGN[@]}" --launches 1 --name cancelled \
       --cluster cancelled -- "${LONG[@]}" </dev/null 2>&1)
 rc=$?
 skipped=$(grep -o "[0-9]* already stored were skipped" <<<"$out" | awk '{print $1}')
@@ -304,19 +318,19 @@ check "... and the profile ends complete, nothing stored twice" \
 
 # --- d. Bad input ------------------------------------------------------------
 expect_fail "an unknown launcher is refused" "--launcher: .*pbs.* not in \{mpirun,slurm\}" \
-  "${CT[@]}" campaign --np 2 --launcher pbs --bench "$BENCH"
+  "${CT[@]}" campaign --validate 0 --np 2 --launcher pbs --bench "$BENCH"
 mkdir -p "$T_TMP/nobin"
 expect_fail "without sbatch on PATH, --launcher slurm says so before any job" \
   "needs sbatch on PATH" \
-  env PATH="$T_TMP/nobin" "${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 1 --name nosbatch
+  env PATH="$T_TMP/nobin" "${CT[@]}" campaign --validate 0 "${SLURM_CAMPAIGN[@]}" --launches 1 --name nosbatch
 expect_fail "a partition that does not exist: sbatch's refusal is reported" \
   "launch 1/1 failed .*sbatch refused the job.*Invalid partition name" \
-  "${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 1 --name nopart --partition nosuchpart \
+  "${CT[@]}" campaign --validate 0 "${SLURM_CAMPAIGN[@]}" --launches 1 --name nopart --partition nosuchpart \
   -- "${GRID[@]}"
 expect_fail "evaluate: the same for a partition that does not exist" \
   "evaluation failed: sbatch refused the job.*Invalid partition name" \
   "${CT[@]}" evaluate "${SLURM_CAMPAIGN[@]}" --partition nosuchpart
-out=$("${CT[@]}" campaign --launcher slurm --job-dir "$JOBS" --np 2 --mpi mpich --srun-mpi pmix \
+out=$("${CT[@]}" campaign --validate 0 --launcher slurm --job-dir "$JOBS" --np 2 --mpi mpich --srun-mpi pmix \
       --bench "$BENCH_MPICH" --launches 1 --name singletons --cluster singletons -- "${GRID[@]}" \
       </dev/null 2>&1)
 rc=$?
@@ -326,7 +340,7 @@ check "MPICH under srun --mpi=pmix (singletons) is caught, not measured" bash -c
 check "... and stores nothing" test "$(stored_points singletons)" -eq 0
 expect_fail "a time limit sbatch cannot read is reported" \
   "sbatch refused the job.*Invalid --time" \
-  "${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 1 --name badtime --time soon -- "${GRID[@]}"
+  "${CT[@]}" campaign --validate 0 "${SLURM_CAMPAIGN[@]}" --launches 1 --name badtime --time soon -- "${GRID[@]}"
 
 # --- e. Time limit and node failure ---------------------------------------------
 t=$(date +%s)
@@ -343,7 +357,7 @@ check "a launch past its time limit fails, naming the job and its limit" bash -c
 # A node that goes down under a running job (the administrator's way: the
 # controller treats it as a node failure). --no-requeue: else Slurm puts the
 # job back in the queue.
-"${CT[@]}" campaign --launcher slurm --job-dir "$JOBS" --np 1 --bench "$T_TMP/sleeper" \
+"${CT[@]}" campaign --validate 0 --launcher slurm --job-dir "$JOBS" --np 1 --bench "$T_TMP/sleeper" \
   --launches 1 --name nodefail --sbatch-args="--no-requeue" \
   </dev/null >"$T_TMP/nodefail.out" 2>&1 &
 nodefail_pid=$!
@@ -371,7 +385,7 @@ check "a launch whose node goes down fails as a node failure, naming the job" ba
 # the next job ids, as a step that crashed leaves behind); the batch script
 # catches it (task 0 leaves a mark) and the launch fails.
 for i in 1 2 3; do mkdir -p "$SLURM_DIR/tmp/spmix_appdir_$(id -u)_$(( job + i )).0"; done
-out=$("${CT[@]}" campaign "${SLURM_CAMPAIGN[@]}" --launches 1 --name notask --cluster notask \
+out=$("${CT[@]}" campaign --validate 0 "${SLURM_CAMPAIGN[@]}" --launches 1 --name notask --cluster notask \
       -- "${GRID[@]}" </dev/null 2>&1)
 rc=$?
 check "a job whose srun started no task fails, though srun exited 0" bash -c '
