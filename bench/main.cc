@@ -215,7 +215,8 @@ int main(int argc, char** argv) {
   app.add_option("--irregular", o.irregular,
                  "Seed 000's experiment for gatherv or scatterv: the paper's "
                  "tables, with colltune's TUW tree")
-      ->check(CLI::IsMember({"gatherv", "scatterv"}));
+      ->check(CLI::IsMember({"gatherv", "scatterv"}))
+      ->excludes(app.get_option("--validate"));
   app.add_option("--irregular-reps", o.irregular_reps,
                  "Measured repetitions per cell of --irregular")
       ->check(CLI::Range(1, 100000));
