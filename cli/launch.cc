@@ -237,14 +237,17 @@ static int RunValidationLaunches(const Connection& c, const LaunchArgs& a, Launc
   return 0;
 }
 
+// `given`, else `prefix` and the UTC time: "campaign-20261129-062755".
+static std::string NameOrStamped(const std::string& given, const char* prefix) {
+  if (!given.empty()) return given;
+  char stamp[32];
+  const time_t now = time(nullptr);
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
+  return std::string(prefix) + stamp;
+}
+
 static int RunValidateOnce(const Connection& c, const LaunchArgs& a) {
-  std::string name = a.name;
-  if (name.empty()) {
-    char stamp[32];
-    const time_t now = time(nullptr);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
-    name = std::string("validation-") + stamp;
-  }
+  const std::string name = NameOrStamped(a.name, "validation-");
   absl::StatusOr<std::unique_ptr<Launcher>> launcher = MakeLauncher(a);
   if (!launcher.ok()) return Fail(launcher.status());
   WarnIfOversubscribedUnbound(a);
@@ -253,13 +256,7 @@ static int RunValidateOnce(const Connection& c, const LaunchArgs& a) {
 }
 
 static int RunCampaignOnce(const Connection& c, const LaunchArgs& a) {
-  std::string name = a.name;
-  if (name.empty()) {
-    char stamp[32];
-    const time_t now = time(nullptr);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
-    name = std::string("campaign-") + stamp;
-  }
+  const std::string name = NameOrStamped(a.name, "campaign-");
   absl::StatusOr<std::unique_ptr<Launcher>> launcher = MakeLauncher(a);
   if (!launcher.ok()) return Fail(launcher.status());
   const std::string bench = FindBench(a.bench, a.bench_name);
@@ -347,14 +344,11 @@ static int RunEvaluateOnce(const Connection& c, const LaunchArgs& a) {
   std::vector<std::string> argv = BenchCommand(c, a, FindBench(a.bench, a.bench_name));
   argv.push_back("--evaluate");
   argv.insert(argv.end(), a.bench_args.begin(), a.bench_args.end());
-  char stamp[32];
-  const time_t now = time(nullptr);
-  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
   Job job;
   job.np = a.np;
   job.program = argv;
   job.label = "evaluation";
-  job.name = std::string("evaluate-") + stamp;
+  job.name = NameOrStamped("", "evaluate-");
   if (a.launches <= 1) {
     fprintf(stderr, "colltune: %s\n", (*launcher)->Describe(job).c_str());
     const absl::Status s = (*launcher)->Run(job);
