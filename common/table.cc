@@ -337,10 +337,17 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
       *error = LineError(line_no, "rule before any 'section' line");
       return false;
     }
-    if (tok.size() != 4 && tok.size() != 5) {
+    // Optional tokens after the algorithm: the speedup, then the switch.
+    size_t fixed = tok.size();
+    while (fixed > 4 && (tok[fixed - 1].substr(0, 5) == "loop=" ||
+                         tok[fixed - 1].substr(0, 10) == "imbalance=")) {
+      --fixed;
+    }
+    if (tok.size() < 4 || fixed > 5) {
       *error = LineError(line_no,
                          "expected '<collective> <min_bytes> <max_bytes|inf> "
-                         "<algorithm> [<speedup>]'");
+                         "<algorithm> [<speedup>] [loop=<algorithm>] "
+                         "[imbalance=<algorithm>]'");
       return false;
     }
     if (++rules > kMaxTableRules) {
@@ -390,10 +397,42 @@ bool ParseTable(std::string_view text, Table* table, std::string* error) {
     }
     r.algorithm = *a;
     r.layout = layout;
-    if (tok.size() == 5 && !ParseSpeedup(tok[4], &r.speedup)) {
+    if (fixed == 5 && !ParseSpeedup(tok[4], &r.speedup)) {
       *error = LineError(line_no, "speedup " + Quote(tok[4]) +
                                       " is not a non-negative number");
       return false;
+    }
+    for (size_t i = fixed; i < tok.size(); ++i) {
+      const bool loop = tok[i].substr(0, 5) == "loop=";
+      const std::string_view name = tok[i].substr(loop ? 5 : 10);
+      std::optional<Algorithm>& slot = loop ? r.loop : r.imbalance;
+      if (layout.layout != LayoutClass::kContiguous) {
+        *error = LineError(line_no, "a rule for a layout has no regime switch");
+        return false;
+      }
+      if (slot) {
+        *error = LineError(line_no, Quote(tok[i]) + " repeats a regime");
+        return false;
+      }
+      const std::optional<Algorithm> sw = ParseAlgorithm(name, *c);
+      if (!sw && IsNativeName(name) && !IsAlgorithmName(name)) {
+        t.notes.push_back(LineError(line_no, "native algorithm " + Quote(name) +
+                                                 " is unknown to this colltune; the "
+                                                 "range runs " + Quote(tok[3]) +
+                                                 " in that regime"));
+        continue;
+      }
+      if (!sw) {
+        *error = LineError(line_no, "regime switch " + Quote(tok[i]) +
+                                        " names no algorithm of " + Quote(tok[0]));
+        return false;
+      }
+      if (AtLaunchOnly(*sw)) {
+        *error = LineError(line_no, "regime switch " + Quote(tok[i]) +
+                                        ": an algorithm fixed at launch cannot switch");
+        return false;
+      }
+      slot = *sw;
     }
     if (layout.layout == LayoutClass::kContiguous) {
       current->rules.push_back(r);
@@ -452,6 +491,8 @@ std::string FormatTable(const Table& table) {
         out += ' ';
         out += InfoOf(r.algorithm).name;
         if (r.speedup > 0) out += ' ' + FormatSpeedup(r.speedup);
+        if (r.loop) out += " loop=" + std::string(InfoOf(*r.loop).name);
+        if (r.imbalance) out += " imbalance=" + std::string(InfoOf(*r.imbalance).name);
         out += '\n';
       }
     }

@@ -14,6 +14,14 @@
 //   section <comm_size|*> [profile=<id>] [version=<n>]
 //   <collective> <min_bytes> <max_bytes|inf> <algorithm> [<speedup>]
 //   <collective>@<layout> <min_bytes> <max_bytes|inf> <algorithm> [<speedup>]
+//   <collective> <min_bytes> <max_bytes|inf> <algorithm> [<speedup>] [loop=<algorithm>]
+//       [imbalance=<algorithm>]       (a regime switch, plain rules only)
+//
+// A regime switch names what the range runs where the shim finds a job
+// calling it back to back (loop=) or after uneven work (imbalance=) instead
+// of <algorithm>, which runs everywhere else (shim/runtime/regime_switch.h).
+// A shim older than regime switches rejects such a table as a whole, and
+// its jobs then run the library's own algorithms.
 //
 // A rule with @<layout> (common/layout_class.h: "struct", "tiled/8B") applies
 // to calls whose data is a derived datatype of that layout, where the plain
@@ -53,6 +61,13 @@ struct Rule {
   Algorithm algorithm = Algorithm::kDefault;
   double speedup = 0;  // default time / algorithm time; 0 if unknown
   LayoutKey layout;    // contiguous for the plain rules
+  // The regime switch: what the range runs in a job's calls the shim finds
+  // back to back (`loop`) or after uneven work (`imbalance`); unset: the
+  // rule's `algorithm`. Plain rules only. The speedups are over `algorithm`
+  // in that regime, as measured (0 if unknown; not in the text format).
+  std::optional<Algorithm> loop, imbalance;
+  double loop_speedup = 0, imbalance_speedup = 0;
+  bool Switches() const { return loop.has_value() || imbalance.has_value(); }
 };
 
 struct Section {

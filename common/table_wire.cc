@@ -163,6 +163,8 @@ bool DecodeRule(std::string_view bytes, RuleMessage* rule) {
       case 4: r.String(type, &rule->algorithm); break;
       case 5: r.Double(type, &rule->speedup); break;
       case 13: r.String(type, &rule->layout); break;
+      case 14: r.String(type, &rule->loop_algorithm); break;
+      case 15: r.String(type, &rule->imbalance_algorithm); break;
       default: r.Skip(type);
     }
   }
@@ -353,6 +355,21 @@ bool TableTextFromMessage(const TableMessage& table, std::string* text,
              (r.max_bytes < 0 ? std::string("inf") : std::to_string(r.max_bytes)) + " " +
              r.algorithm;
       if (r.speedup > 0 && r.speedup < 1e9) out += " " + std::to_string(r.speedup);
+      // A switch to an algorithm this shim does not know (a newer daemon's)
+      // is left out: that regime runs the rule's algorithm.
+      const std::pair<const char*, const std::string*> switches[] = {
+          {"loop", &r.loop_algorithm}, {"imbalance", &r.imbalance_algorithm}};
+      for (const auto& [regime, name] : switches) {
+        if (name->empty()) continue;
+        const std::optional<Algorithm> a = ParseAlgorithm(*name, *c);
+        if (!a || AtLaunchOnly(*a) || !r.layout.empty()) {
+          warnings->push_back(std::string("unknown ") + regime + " switch '" +
+                              name->substr(0, 64) + "' for " + r.collective.substr(0, 64) +
+                              ": that regime runs the rule's algorithm");
+          continue;
+        }
+        out += std::string(" ") + regime + "=" + *name;
+      }
       out += "\n";
     }
   }

@@ -36,6 +36,7 @@ struct RuleMessage {
   std::string algorithm;
   double speedup = 0;
   std::string layout;  // empty: a plain rule; else a datatype layout key
+  std::string loop_algorithm, imbalance_algorithm;  // the regime switch, if any
 };
 
 struct SectionMessage {

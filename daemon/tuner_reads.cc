@@ -38,6 +38,14 @@ void ToProto(const db::StoredRule& s, v1::Rule* out) {
   out->set_max_bytes(ProtoMax(r.max_bytes));
   out->set_speedup(r.speedup);
   if (IsRuleLayout(r.layout)) out->set_layout(FormatLayoutKey(r.layout));
+  if (r.loop) {
+    out->set_loop_algorithm(std::string(InfoOf(*r.loop).name));
+    out->set_loop_speedup(r.loop_speedup);
+  }
+  if (r.imbalance) {
+    out->set_imbalance_algorithm(std::string(InfoOf(*r.imbalance).name));
+    out->set_imbalance_speedup(r.imbalance_speedup);
+  }
   out->set_p_value(s.p_value);
   out->set_launches_default(s.launches_default);
   out->set_launches_algorithm(s.launches_algorithm);

@@ -19,6 +19,48 @@ std::tuple<bool, int, int, int, uint64_t> RuleOrder(const Rule& r) {
           r.layout.block_log2, r.min_bytes};
 }
 
+// The regime_switch column (migration 17): NULL for none.
+std::string SwitchColumn(const Rule& r) {
+  std::string out;
+  const auto add = [&](const char* regime, const std::optional<Algorithm>& a, double speedup) {
+    if (!a) return;
+    if (!out.empty()) out += ';';
+    out += absl::StrCat(regime, " ", std::string(InfoOf(*a).name), " ", speedup);
+  };
+  add("loop", r.loop, r.loop_speedup);
+  add("imbalance", r.imbalance, r.imbalance_speedup);
+  return out;
+}
+
+// Reads the column back into *r; false on anything SwitchColumn does not
+// write (an algorithm this colltune does not know included).
+bool ReadSwitch(const std::string& text, Rule* r) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(';', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    const size_t a = item.find(' '), b = item.rfind(' ');
+    if (a == std::string::npos || b == a) return false;
+    const std::string regime = item.substr(0, a);
+    const std::optional<Algorithm> alg = ParseAlgorithm(item.substr(a + 1, b - a - 1), r->collective);
+    char* tail = nullptr;
+    const double speedup = strtod(item.c_str() + b + 1, &tail);
+    if (!alg || tail == nullptr || *tail != '\0') return false;
+    if (regime == "loop") {
+      r->loop = alg;
+      r->loop_speedup = speedup;
+    } else if (regime == "imbalance") {
+      r->imbalance = alg;
+      r->imbalance_speedup = speedup;
+    } else {
+      return false;
+    }
+    start = end + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<int64_t> TableStore::AddTable(int64_t profile_id,
@@ -44,8 +86,8 @@ absl::StatusOr<int64_t> TableStore::AddTable(int64_t profile_id,
     absl::StatusOr<Statement> ins = c_->db->Query(
         "INSERT INTO decision_rules (table_id, collective, min_bytes, "
         "max_bytes, algorithm, speedup, p_value, launches_default, "
-        "launches_algorithm, campaigns, pinned, source, regimes, layout) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "launches_algorithm, campaigns, pinned, source, regimes, layout, "
+        "regime_switch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         table_id, Name(r.collective), static_cast<int64_t>(r.min_bytes),
         r.max_bytes == kNoUpperBound ? int64_t{-1} : static_cast<int64_t>(r.max_bytes),
         Name(r.algorithm), r.speedup, s.p_value, s.launches_default, s.launches_algorithm,
@@ -57,6 +99,11 @@ absl::StatusOr<int64_t> TableStore::AddTable(int64_t profile_id,
       ins->Bind(13, FormatRegimeEvidence(s.regimes));
     }
     ins->Bind(14, LayoutColumn(r.layout));
+    if (r.Switches()) {
+      ins->Bind(15, SwitchColumn(r));
+    } else {
+      ins->BindNull(15);
+    }
     if (absl::Status e = ins->Run(); !e.ok()) return e;
   }
   return version;
@@ -123,7 +170,7 @@ std::vector<Rule> TableVersion::Rules() const {
 int TableVersion::RulesNotDefault() const {
   int n = 0;
   for (const StoredRule& r : rules) {
-    if (r.rule.algorithm != Algorithm::kDefault) ++n;
+    if (r.rule.algorithm != Algorithm::kDefault || r.rule.Switches()) ++n;
   }
   return n;
 }
@@ -145,7 +192,7 @@ absl::StatusOr<std::optional<TableVersion>> TableStore::LoadTable(int64_t table_
   absl::StatusOr<Statement> rules = c_->db->Query(
       "SELECT collective, min_bytes, max_bytes, algorithm, speedup, p_value, "
       "launches_default, launches_algorithm, campaigns, pinned, source, regimes, "
-      "layout FROM decision_rules WHERE table_id = ?",
+      "layout, regime_switch FROM decision_rules WHERE table_id = ?",
       table_id);
   if (!rules.ok()) return rules.status();
   absl::Status each = rules->EachRow([&](const Statement& row) -> absl::Status {
@@ -174,6 +221,10 @@ absl::StatusOr<std::optional<TableVersion>> TableStore::LoadTable(int64_t table_
                                    " has an unknown datatype layout '" + layout + "'");
       }
       s.rule.layout = *key;
+    }
+    if (!row.IsNull(13) && !ReadSwitch(row.Text(13), &s.rule)) {
+      return absl::DataLossError("decision rule for " + row.Text(0) +
+                                 " has an unreadable regime switch '" + row.Text(13) + "'");
     }
     t.rules.push_back(std::move(s));
     return absl::OkStatus();

@@ -68,6 +68,7 @@ __attribute__((noinline)) int Event(Runtime* rt, CommState* s, const Call& call)
   const uint64_t t0 = clock::Now();
   const int rc = Execute(run, call, env, &outcome, &ran);
   const uint64_t t1 = clock::Now();
+  if (s->regimes) s->regimes->Done();
   if (run != Algorithm::kDefault) rt->Record(*s, c, run, outcome, ran);
   if (plan.time && !by_layout) {
     s->observer->Record(c, ran, bucket, clock::ElapsedNs(t0, t1), run != chosen);
@@ -107,6 +108,23 @@ __attribute__((noinline)) int Repaired(Runtime* rt, CommState* s, const Call& ca
   return rc;
 }
 
+// Runs what Choose gave a call: the library's call, a layout rule's choice
+// where it gave default, else the algorithm.
+template <class Call, class KeyFn>
+__attribute__((always_inline)) inline int RunChoice(Runtime* rt, CommState* s,
+                                                    const Call& call, MPI_Comm comm,
+                                                    Algorithm algorithm, KeyFn key) {
+  if (algorithm == Algorithm::kDefault) {
+    if (s->layouts[IndexOf(Call::kCollective)].count == 0) return call.Native(comm);
+    return ByLayout(rt, s, call, comm, key);
+  }
+  Outcome outcome;
+  Algorithm ran;
+  const int rc = Execute(algorithm, call, s->env, &outcome, &ran);
+  rt->Record(*s, Call::kCollective, algorithm, outcome, ran);
+  return rc;
+}
+
 // A call of a collective the table can change: state, tick, choice. Inlined
 // into Slow, its only caller: one call frame less on every dispatched call.
 // `ticked`: the wrapper's countdown picked this call to sample.
@@ -131,15 +149,12 @@ __attribute__((always_inline)) inline int Dispatch(Runtime* rt, const Call& call
   }
   const auto key = [&] { return call.KeyBytes(s->env); };
   const Algorithm algorithm = rt->Choose(*s, Call::kCollective, key);
-  if (algorithm == Algorithm::kDefault) {
-    if (s->layouts[IndexOf(Call::kCollective)].count == 0) return call.Native(comm);
-    return ByLayout(rt, s, call, comm, key);
+  if (__builtin_expect(s->regimes != nullptr, 0)) {
+    const int rc = RunChoice(rt, s, call, comm, algorithm, key);
+    s->regimes->Done();
+    return rc;
   }
-  Outcome outcome;
-  Algorithm ran;
-  const int rc = Execute(algorithm, call, s->env, &outcome, &ran);
-  rt->Record(*s, Call::kCollective, algorithm, outcome, ran);
-  return rc;
+  return RunChoice(rt, s, call, comm, algorithm, key);
 }
 
 // Everything but the fastest paths. `ticked`: the communicator's counter

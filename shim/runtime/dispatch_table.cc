@@ -14,11 +14,19 @@ DispatchTable::DispatchTable(const Table& table) : table_(table) {
     }
   }
   ranges_.resize(table_.sections.size());
+  switches_.resize(table_.sections.size());
   for (size_t i = 0; i < table_.sections.size(); ++i) {
     // Section rules are sorted by (collective, min_bytes).
     for (const Rule& r : table_.sections[i].rules) {
-      if (r.algorithm == Algorithm::kDefault) continue;
-      ranges_[i].push_back(Range{r.min_bytes, r.max_bytes, r.algorithm});
+      if (r.algorithm == Algorithm::kDefault && !r.Switches()) continue;
+      Range range{r.min_bytes, r.max_bytes, r.algorithm};
+      if (r.Switches()) {
+        range.switches = true;
+        range.loop = r.loop.value_or(r.algorithm);
+        range.imbalance = r.imbalance.value_or(r.algorithm);
+        switches_[i] = true;
+      }
+      ranges_[i].push_back(range);
       active_[IndexOf(r.collective)] = true;
     }
     for (const Rule& r : table_.sections[i].layout_rules) {
@@ -62,7 +70,7 @@ const Section* DispatchTable::SlicesFor(
       ranges_[static_cast<size_t>(section - table_.sections.data())];
   size_t r = 0;
   for (const Rule& rule : section->rules) {
-    if (rule.algorithm == Algorithm::kDefault) continue;
+    if (rule.algorithm == Algorithm::kDefault && !rule.Switches()) continue;
     Slice& s = (*slices)[IndexOf(rule.collective)];
     if (s.count == 0) s.ranges = &ranges[r];
     ++s.count;

@@ -1,6 +1,6 @@
 // The decision table in the form the hot path reads: for every section, per
-// collective, the sorted byte ranges whose algorithm is not default (gaps mean
-// default). Built once at MPI_Init from the broadcast table and never changed,
+// collective, the sorted byte ranges whose algorithm is not default or that
+// switch by regime (gaps mean default). Built once at MPI_Init from the broadcast table and never changed,
 // so every thread reads it without locks.
 #ifndef COLLTUNE_SHIM_RUNTIME_DISPATCH_TABLE_H_
 #define COLLTUNE_SHIM_RUNTIME_DISPATCH_TABLE_H_
@@ -18,6 +18,10 @@ namespace colltune::shim {
 struct Range {
   uint64_t lo, hi;  // inclusive
   Algorithm algorithm;
+  // A regime switch (regime_switch.h): what calls found back to back or
+  // after uneven work run; both `algorithm` where the rule has none.
+  Algorithm loop = Algorithm::kDefault, imbalance = Algorithm::kDefault;
+  bool switches = false;
 };
 
 // The ranges of one collective for one communicator.
@@ -27,6 +31,11 @@ struct Slice {
 
   // The algorithm for a message of `bytes`, by binary search.
   Algorithm Lookup(uint64_t bytes) const {
+    const uint32_t i = Find(bytes);
+    return i < count ? ranges[i].algorithm : Algorithm::kDefault;
+  }
+  // The index of the range holding `bytes`, or `count` for none.
+  uint32_t Find(uint64_t bytes) const {
     uint32_t lo = 0, hi = count;
     while (lo < hi) {  // first range with ranges[i].hi >= bytes
       uint32_t mid = (lo + hi) / 2;
@@ -36,8 +45,7 @@ struct Slice {
         hi = mid;
       }
     }
-    return (lo < count && ranges[lo].lo <= bytes) ? ranges[lo].algorithm
-                                                  : Algorithm::kDefault;
+    return (lo < count && ranges[lo].lo <= bytes) ? lo : count;
   }
 };
 
@@ -86,6 +94,8 @@ class DispatchTable {
   // False when no communicator can run anything but default for `c`: the
   // wrapper then calls the library without looking at the communicator.
   bool Active(Collective c) const { return active_[IndexOf(c)]; }
+  // Whether section `i` has a range that switches by regime.
+  bool Switches(size_t i) const { return i < switches_.size() && switches_[i]; }
   const Table& table() const { return table_; }
 
  private:
@@ -94,6 +104,7 @@ class DispatchTable {
   std::vector<std::vector<Range>> ranges_;
   std::array<bool, kNumCollectives> active_{};
   std::array<Algorithm, kNumCollectives> repairs_{};
+  std::vector<bool> switches_;  // per section
 };
 
 }  // namespace colltune::shim

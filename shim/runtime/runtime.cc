@@ -496,6 +496,9 @@ CommState* Runtime::Create(MPI_Comm comm) {
   if (observe_.enabled()) {
     s->observer.reset(new (std::nothrow) CommObserver(observe_));
   }
+  if (s->section_index != kNoSection && table_.Switches(static_cast<size_t>(s->section_index))) {
+    s->regimes.reset(new (std::nothrow) RegimeSwitch(s->slices, comm, s->env.rank));
+  }
   if (PMPI_Comm_set_attr(comm, keyval_, s) != MPI_SUCCESS) {
     delete s;
     return nullptr;

@@ -27,6 +27,7 @@
 #include "shim/runtime/context.h"
 #include "shim/runtime/dispatch_table.h"
 #include "shim/runtime/observer.h"
+#include "shim/runtime/regime_switch.h"
 #include "shim/runtime/report.h"
 
 namespace colltune::shim {
@@ -45,6 +46,9 @@ struct CommState {
   // Online sampling and exploration (null when not observing), and which
   // table section the communicator's statistics belong to.
   std::unique_ptr<CommObserver> observer;
+  // Where the section has ranges that switch by regime: their state. Its
+  // Done() follows every call Choose answered.
+  std::unique_ptr<RegimeSwitch> regimes;
   // Per collective under Runtime::kForced: the shadow its calls go straight
   // to and the forced algorithm's counter in `runs`, set once a call made
   // the shadow (runs null until then).
@@ -163,7 +167,11 @@ class Runtime {
     if (slice.count == 0) return Algorithm::kDefault;
     const int64_t bytes = key_bytes();
     if (bytes < 0) return Algorithm::kDefault;
-    return slice.Lookup(static_cast<uint64_t>(bytes));
+    const uint32_t i = slice.Find(static_cast<uint64_t>(bytes));
+    if (i == slice.count) return Algorithm::kDefault;
+    const Range& r = slice.ranges[i];
+    if (__builtin_expect(r.switches, 0) && s.regimes) return s.regimes->Choose(c, i, r);
+    return r.algorithm;
   }
 
   // Under COLLTUNE_VERBOSE: remembers the layout class of a sampled call's

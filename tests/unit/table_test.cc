@@ -44,6 +44,39 @@ TEST(TableText, ParsesSectionsRulesForceAndComments) {
   EXPECT_FALSE(t.forced[IndexOf(Collective::kAllreduce)].has_value());
 }
 
+// A regime switch: parsed, written back, refused where it cannot apply.
+TEST(TableText, RegimeSwitch) {
+  Table t = Parse(
+      "colltune-table 1\nsection *\n"
+      "allgatherv 262144 inf default loop=allgatherv_as_gatherv_bcast\n"
+      "bcast 0 4095 bcast_as_allgatherv 1.2 imbalance=bcast_as_scatter_allgather "
+      "loop=default\n");
+  ASSERT_EQ(t.sections[0].rules.size(), 2u);
+  const Rule& a = t.sections[0].rules[0];
+  EXPECT_EQ(a.collective, Collective::kAllgatherv);
+  EXPECT_TRUE(a.Switches());
+  EXPECT_EQ(a.loop, Algorithm::kAllgathervAsGathervBcast);
+  EXPECT_FALSE(a.imbalance.has_value());
+  const Rule& b = t.sections[0].rules[1];
+  EXPECT_DOUBLE_EQ(b.speedup, 1.2);
+  EXPECT_EQ(b.loop, Algorithm::kDefault) << "a switch back to default is a switch";
+  EXPECT_EQ(b.imbalance, Algorithm::kBcastAsScatterAllgather);
+  const Table again = Parse(FormatTable(t));
+  EXPECT_EQ(again.sections[0].rules[1].imbalance, Algorithm::kBcastAsScatterAllgather)
+      << FormatTable(t);
+  EXPECT_EQ(again.sections[0].rules[0].loop, Algorithm::kAllgathervAsGathervBcast);
+  EXPECT_NE(FormatTable(t).find("loop=allgatherv_as_gatherv_bcast"), std::string::npos);
+  for (const char* bad : {"bcast 0 inf default loop=allreduce_as_reduce_bcast\n",
+                          "bcast 0 inf default loop=\n",
+                          "bcast 0 inf default sideways=default\n",
+                          "bcast 0 inf default loop=default loop=default\n",
+                          "bcast 0 inf default 1.1 2.2 loop=default\n",
+                          "bcast@tiled 0 inf default loop=default\n"}) {
+    const std::string error = ParseError(std::string("colltune-table 1\nsection *\n") + bad);
+    EXPECT_NE(error.find("line 3"), std::string::npos) << bad << ": " << error;
+  }
+}
+
 TEST(TableText, ReproducibleLine) {
   EXPECT_FALSE(Parse("colltune-table 1\nsection *\n").reproducible);
   Table t = Parse("colltune-table 1\nreproducible\nsection *\n");

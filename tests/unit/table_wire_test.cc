@@ -150,6 +150,36 @@ TEST(TableWire, UnknownAlgorithmIsDroppedWithAWarning) {
   EXPECT_EQ(text.find("allreduce_from_the_future"), std::string::npos);
 }
 
+// A rule's regime switch reaches the shim; a switch to an algorithm this
+// build does not know is left out with a warning, the rule kept.
+TEST(TableWire, RegimeSwitchArrives) {
+  v1::GetTableResponse response = SampleResponse();
+  v1::Rule* r = response.mutable_table()->mutable_sections(0)->add_rules();
+  r->set_collective("scatter");
+  r->set_min_bytes(0);
+  r->set_max_bytes(-1);
+  r->set_algorithm("default");
+  r->set_loop_algorithm("scatter_as_bcast");
+  r->set_imbalance_algorithm("scatter_from_the_future");
+  wire::TableMessage m;
+  std::string error, text;
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(wire::DecodeGetTableResponse(response.SerializeAsString(), &m, &error));
+  ASSERT_TRUE(wire::TableTextFromMessage(m, &text, &warnings, &error)) << error;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("scatter_from_the_future"), std::string::npos) << warnings[0];
+  Table table;
+  ASSERT_TRUE(ParseTable(text, &table, &error)) << error << "\n" << text;
+  bool found = false;
+  for (const Rule& rule : table.sections[0].rules) {
+    if (rule.collective != Collective::kScatter) continue;
+    found = true;
+    EXPECT_EQ(rule.loop, Algorithm::kScatterAsBcast);
+    EXPECT_FALSE(rule.imbalance.has_value());
+  }
+  EXPECT_TRUE(found) << text;
+}
+
 // A daemon's rule for a datatype layout reaches the shim as one; a layout
 // this build does not know is left out with a warning, as an algorithm is.
 TEST(TableWire, LayoutRulesArriveAsLayoutRules) {
