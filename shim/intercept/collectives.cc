@@ -165,6 +165,10 @@ __attribute__((noinline)) int Slow(Native native, MPI_Comm comm, bool ticked,
   constexpr Collective c = Call::kCollective;
   Runtime* rt = Runtime::Current();
   if (rt == nullptr) return native(args..., comm);  // only if MPI was misused
+  if constexpr (c == Collective::kBarrier) {
+    CommState* b = rt->StateOf(comm);
+    if (b != nullptr && b->regimes) b->regimes->NoteBarrier();
+  }
   if (rt->Active(c)) return Dispatch(rt, Call{args...}, comm, ticked);
   if (ticked && !rt->Exploring()) rt->Resample();  // the countdown expired
   CommState* s = rt->StateOf(comm);

@@ -96,6 +96,12 @@ class DispatchTable {
   bool Active(Collective c) const { return active_[IndexOf(c)]; }
   // Whether section `i` has a range that switches by regime.
   bool Switches(size_t i) const { return i < switches_.size() && switches_[i]; }
+  bool SwitchesAnywhere() const {
+    for (bool b : switches_) {
+      if (b) return true;
+    }
+    return false;
+  }
   const Table& table() const { return table_; }
 
  private:

@@ -51,6 +51,7 @@ void RegimeSwitch::Open(State* st, uint64_t k) {
   if (pending_slot_ >= 0) {
     st->gap[pending_slot_] =
         st->last_exit ? static_cast<float>(clock::ElapsedNs(st->last_exit, pending_t0_)) : 0;
+    if (st->last_exit && barriers_ != st->barriers_at_exit) ++st->after_barrier;
   }
 }
 
@@ -60,6 +61,7 @@ void RegimeSwitch::Close() {
     pending_->call[pending_slot_] = static_cast<float>(clock::ElapsedNs(pending_t0_, t1));
   }
   pending_->last_exit = t1;
+  pending_->barriers_at_exit = barriers_;
   pending_ = nullptr;
 }
 
@@ -68,7 +70,7 @@ void RegimeSwitch::Probe(State* st, Collective c, const Range& r) {
   // Per window call: the largest gap and the largest negated gap (the
   // smallest); then the call's time (per-rank median) both ways, and the
   // slowest rank's last probe.
-  double v[2 * kWindow + 3];
+  double v[2 * kWindow + 4];
   for (uint32_t j = 0; j < kWindow; ++j) {
     v[j] = st->gap[j];
     v[kWindow + j] = -static_cast<double>(st->gap[j]);
@@ -79,9 +81,10 @@ void RegimeSwitch::Probe(State* st, Collective c, const Range& r) {
   v[2 * kWindow] = call;
   v[2 * kWindow + 1] = -call;
   v[2 * kWindow + 2] = static_cast<double>(st->last_probe_ns);
+  v[2 * kWindow + 3] = st->after_barrier;
   Found found = Found::kSynchronized;
   uint64_t period = kMinPeriod;
-  if (PMPI_Allreduce(MPI_IN_PLACE, v, 2 * kWindow + 3, MPI_DOUBLE, MPI_MAX, comm_) ==
+  if (PMPI_Allreduce(MPI_IN_PLACE, v, 2 * kWindow + 4, MPI_DOUBLE, MPI_MAX, comm_) ==
       MPI_SUCCESS) {
     double spread[kWindow], gap[kWindow];
     for (uint32_t j = 0; j < kWindow; ++j) {
@@ -90,6 +93,9 @@ void RegimeSwitch::Probe(State* st, Collective c, const Range& r) {
     }
     const double fastest = -v[2 * kWindow + 1];
     found = Classify(MedianOf(spread, kWindow), MedianOf(gap, kWindow), fastest);
+    if (found == Found::kLoop && 2 * v[2 * kWindow + 3] > kWindow) {
+      found = Found::kSynchronized;  // barrier, call, barrier, call
+    }
     const double cost = v[2 * kWindow + 2] > 0 ? v[2 * kWindow + 2] : kProbeGuessNs;
     if (fastest > 0) {
       const double calls_per_probe = std::ceil(100 * cost / fastest);
@@ -119,6 +125,7 @@ void RegimeSwitch::Probe(State* st, Collective c, const Range& r) {
   if (found != st->found) period = kMinPeriod;
   st->next_probe = st->calls + period;
   st->last_exit = 0;
+  st->after_barrier = 0;
   st->last_probe_ns = clock::ElapsedNs(t0, clock::Now());
 }
 

@@ -14,7 +14,7 @@
 //    probes in a row find the new one.
 //  * A call outside a probe's window costs a counter increment and two
 //    compares; the kWindow + 1 calls before a probe read the clock twice.
-//  * A probe is one MPI_Allreduce of 2 kWindow + 3 doubles on the
+//  * A probe is one MPI_Allreduce of 2 kWindow + 4 doubles on the
 //    communicator, spaced so that probes cost about 1 % of the range's own
 //    time (at least kMinPeriod calls apart); a probe that finds another
 //    regime than the calls run by is checked by one kMinPeriod calls later.
@@ -26,7 +26,8 @@
 // above kUneven times the call's time, and times the gaps, reads as uneven
 // work (imbalance).
 // Otherwise gaps below kBackToBack times the call's time on every rank read
-// as back to back (loop). Anything else is synchronized for this purpose:
+// as back to back (loop), unless most of them came right after an
+// MPI_Barrier. Anything else is synchronized for this purpose:
 // the rule's algorithm runs. Measured regimes and the thresholds' origin:
 // docs/architecture.md, "Regime switching".
 #ifndef COLLTUNE_SHIM_RUNTIME_REGIME_SWITCH_H_
@@ -79,6 +80,10 @@ class RegimeSwitch {
   void Done() {
     if (pending_ != nullptr) Close();
   }
+  // An MPI_Barrier on the communicator: calls that follow one start
+  // synchronized, however short the gap (a benchmark's barrier, then the
+  // call).
+  void NoteBarrier() { ++barriers_; }
 
  private:
   struct State {
@@ -86,6 +91,8 @@ class RegimeSwitch {
     uint64_t next_probe = kFirstProbe;
     uint64_t last_exit = 0;  // clock::Now() at the previous timed call's end
     uint64_t last_probe_ns = 0;
+    uint64_t barriers_at_exit = 0;  // barriers_ when the previous call ended
+    uint32_t after_barrier = 0;     // window calls a barrier came before
     float gap[kWindow] = {};
     float call[kWindow] = {};
     Found found = Found::kSynchronized;  // what the calls run by
@@ -98,6 +105,7 @@ class RegimeSwitch {
   std::array<std::vector<State>, kNumCollectives> states_;
   MPI_Comm comm_;
   int rank_;
+  uint64_t barriers_ = 0;
   State* pending_ = nullptr;
   int pending_slot_ = -1;  // the window slot of the pending call; -1: none
   uint64_t pending_t0_ = 0;

@@ -206,6 +206,8 @@ void Runtime::PublishModes() const {
                      !Exploring()
                  ? kForced
                  : kDispatch;
+    } else if (c == Collective::kBarrier && table_.SwitchesAnywhere()) {
+      mode = kDispatch;  // the regime switch notes barriers (Slow)
     } else if (Exploring()) {
       mode = kExplore;
     } else if (Observing()) {

@@ -1,12 +1,12 @@
 /* A job that calls one collective in one regime, for the regime switch's
  * test (tests/mpi/regime_switch_test.sh):
  *
- *   regime_calls --mode loop|uneven|even --coll allreduce|bcast|allgather
+ *   regime_calls --mode loop|uneven|even|barrier --coll allreduce|bcast|allgather
  *                [--bytes B] [--iters N] [--work US]
  *
  * loop: back to back. uneven: before each call every rank busy-waits a time
  * of its own, uniform in [0, US]. even: every rank busy-waits US before each
- * call. The data changes with the call; every 7th call and the last are
+ * call. barrier: an MPI_Barrier after each call (as OSU's benchmarks do). The data changes with the call; every 7th call and the last are
  * checked on every rank. Prints "regime_calls: ok" or exits 1. */
 #include <mpi.h>
 #include <stdio.h>
@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   for (long it = 0; it < iters; ++it) {
     if (!strcmp(mode, "uneven")) Busy(work * Draw(it));
     else if (!strcmp(mode, "even")) Busy(work);
+    else if (!strcmp(mode, "barrier") && it > 0) MPI_Barrier(MPI_COMM_WORLD);
     const int check = it % 7 == 0 || it == iters - 1;
     if (check) for (long i = 0; i < n; ++i) send[i] = (double)(rank + 1) * (i % 13 + it % 5);
     if (!strcmp(coll, "allreduce")) {

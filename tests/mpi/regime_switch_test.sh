@@ -72,6 +72,15 @@ for setup in "openmpi 2" "mpich 2"; do
   else
     fail "$lib np=$np: even work keeps the rule's algorithm" "rc=$rc"$'\n'"$out"
   fi
+  # A barrier between the calls, as OSU's benchmarks call them: synchronized,
+  # however short the gap (64 KiB: the barrier takes a fraction of the call).
+  out=$(job "$lib" "$np" --mode barrier --coll allreduce --bytes 65536 --iters 1500); rc=$?
+  if [ $rc -eq 0 ] && grep -q "regime_calls: ok" <<<"$out" &&
+     ! grep -q "regime switch" <<<"$out" && [ -z "$(ran "$out" allreduce_as_reduce_bcast)" ]; then
+    pass "$lib np=$np: calls between barriers keep the rule's algorithm"
+  else
+    fail "$lib np=$np: calls between barriers keep the rule's algorithm" "rc=$rc"$'\n'"$out"
+  fi
   # A switch for one regime only, on a rooted collective whose root moves:
   # back to back the rule's own algorithm runs; after uneven work the switch.
   out=$(job "$lib" "$np" --mode loop --coll bcast --bytes 1024 --iters 2000); rc=$?
