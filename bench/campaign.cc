@@ -160,8 +160,26 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   std::vector<double> medians(algorithms.size(), 0);
   for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
   std::vector<Algorithm> chosen;
-  for (size_t i : RegimeCandidates(o.regime, medians, FamiliesOf(algorithms))) {
-    chosen.push_back(algorithms[i]);
+  if (o.validate) {
+    // A validation times what the table runs, each choice in every regime:
+    // a regime switch may be far slower from a barrier, where it never runs.
+    chosen = algorithms;
+  } else {
+    for (size_t i : RegimeCandidates(o.regime, medians, FamiliesOf(algorithms))) {
+      chosen.push_back(algorithms[i]);
+    }
+  }
+  // The candidates the prune left out that may still be a regime's
+  // specialist (a switch: daemon/engine.h): screened per regime below.
+  std::vector<Algorithm> others;
+  if (!o.validate && o.regime.specialists > 0) {
+    for (size_t a = 1; a < algorithms.size(); ++a) {
+      if (std::find(chosen.begin(), chosen.end(), algorithms[a]) == chosen.end() &&
+          !IsDatatypeForm(algorithms[a]) && medians[a] > 0 &&
+          medians[a] <= o.regime.specialist_prune * medians[0]) {
+        others.push_back(algorithms[a]);
+      }
+    }
   }
   const RegimePlan plan = PlanFromProbe(o.regime, w, static_cast<int>(sync[0].size()),
                                         medians[0], b.comm);
@@ -174,9 +192,15 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
     // Default alone is timed only so that the point counts as measured in
     // every regime (the engine leaves out points that are not): a few
     // repetitions do.
-    const int reps = chosen.size() > 1 ? plan.RepsIn(r) : o.regime.min_reps;
-    RegimeSeries series{r, plan.calls, chosen, {}, {}};
-    series.samples = MeasureRegime(w, chosen, r, reps, plan.calls, work,
+    std::vector<Algorithm> timed = chosen;
+    if (!others.empty()) {
+      for (Algorithm a : ScreenSpecialists(o.regime, w, others, r, plan, work, seed, b.comm)) {
+        if (std::find(timed.begin(), timed.end(), a) == timed.end()) timed.push_back(a);
+      }
+    }
+    const int reps = timed.size() > 1 ? plan.RepsIn(r) : o.regime.min_reps;
+    RegimeSeries series{r, plan.calls, timed, {}, {}};
+    series.samples = MeasureRegime(w, timed, r, reps, plan.calls, work,
                                    seed ^ (0x7e91ull << IndexOf(r)), !out.empty(), b.comm,
                                    &series.rc);
     out.push_back(series);
@@ -185,7 +209,12 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
     if (loop_default > 0) work = loop_default;
     // A candidate that lost the loop cannot win (slower in one regime), so
     // it is not timed in the next; the medians are the same on every rank.
-    chosen = RegimeSurvivors(o.regime, chosen, series.samples);
+    // A validation times every choice everywhere.
+    if (!o.validate) {
+      std::vector<std::vector<double>> first(series.samples.begin(),
+                                             series.samples.begin() + chosen.size());
+      chosen = RegimeSurvivors(o.regime, chosen, first);
+    }
   }
   return out;
 }
@@ -282,8 +311,8 @@ struct HeldOutPoint {
   Collective collective;
   int64_t bytes;
   std::string problem;
-  Algorithm choice;
-  std::array<double, kNumRegimes> ratio;
+  std::array<Algorithm, kNumRegimes> runs;  // what the table runs, per regime
+  std::array<double, kNumRegimes> ratio;     // its time over default's; 0: default
 };
 
 void PrintHeldOut(const std::vector<HeldOutPoint>& points) {
@@ -291,6 +320,7 @@ void PrintHeldOut(const std::vector<HeldOutPoint>& points) {
                   "the algorithm; its time over default's in this launch:\n",
           points.size());
   for (const HeldOutPoint& h : points) {
+    // "scatter_as_bcast: sync 1.02 loop 0.95", a switch named in its regime.
     std::string regimes;
     for (Regime r : kAllRegimes) {
       const double x = h.ratio[IndexOf(r)];
@@ -298,11 +328,15 @@ void PrintHeldOut(const std::vector<HeldOutPoint>& points) {
       char text[48];
       snprintf(text, sizeof text, " %s %.3f", std::string(NameOf(r)).c_str(), x);
       regimes += text;
+      const Algorithm runs = h.runs[IndexOf(r)];
+      if (r != Regime::kSync && runs != h.runs[IndexOf(Regime::kSync)]) {
+        regimes += " (" + std::string(InfoOf(runs).name) + ")";
+      }
     }
     fprintf(stderr, "colltune-bench:   %s %lld B%s%s %s:%s\n",
             std::string(InfoOf(h.collective).name).c_str(),
             static_cast<long long>(h.bytes), h.problem.empty() ? "" : " ",
-            h.problem.c_str(), std::string(InfoOf(h.choice).name).c_str(),
+            h.problem.c_str(), std::string(InfoOf(h.runs[IndexOf(Regime::kSync)]).name).c_str(),
             regimes.c_str());
   }
 }
@@ -395,9 +429,15 @@ int RunCampaign(const Options& o, Bench& b) {
       // layout down); elsewhere the forms would run as default does.
       runnable = ForPoint(runnable, point.datatype.has_value());
       if (table_choice) {
-        const Algorithm tuned = table_choice->For(*w);
-        if (tuned == Algorithm::kDefault) continue;  // nothing to check here
-        runnable = {Algorithm::kDefault, tuned};
+        // What the table runs in each regime (a switch in its own).
+        runnable = {Algorithm::kDefault};
+        for (Regime r : kAllRegimes) {
+          const Algorithm tuned = table_choice->For(*w, r);
+          if (std::find(runnable.begin(), runnable.end(), tuned) == runnable.end()) {
+            runnable.push_back(tuned);
+          }
+        }
+        if (runnable.size() == 1) continue;  // nothing to check here
       }
       for (Algorithm a : runnable) {
         if (stored.count({IndexOf(c), IndexOf(b.StoredAs(c, a)), w->bytes(), problem})) {
@@ -446,15 +486,21 @@ int RunCampaign(const Options& o, Bench& b) {
         }
       }
       if (b.rank != 0) continue;
-      if (o.validate && algorithms.size() == 2 && rc[0] == MPI_SUCCESS &&
-          rc[1] == MPI_SUCCESS) {
-        HeldOutPoint h{c, w->bytes(), problem, algorithms[1], {}};
-        h.ratio[IndexOf(Regime::kSync)] = Median(samples[1]) / Median(samples[0]);
-        for (const RegimeSeries& r : regimes) {
-          if (r.samples.size() == 2 && Median(r.samples[0]) > 0) {
-            h.ratio[IndexOf(r.regime)] = Median(r.samples[1]) / Median(r.samples[0]);
+      if (o.validate && algorithms.size() >= 2 && rc[0] == MPI_SUCCESS) {
+        // Per regime, what the table runs there over default.
+        HeldOutPoint h{c, w->bytes(), problem, {}, {}};
+        const auto ratio = [&](Regime r, const std::vector<Algorithm>& timed,
+                               const std::vector<std::vector<double>>& s,
+                               const std::vector<int>& codes) {
+          const Algorithm runs = table_choice->For(*w, r);
+          h.runs[IndexOf(r)] = runs;
+          const size_t i = std::find(timed.begin(), timed.end(), runs) - timed.begin();
+          if (i < timed.size() && i > 0 && codes[i] == MPI_SUCCESS && Median(s[0]) > 0) {
+            h.ratio[IndexOf(r)] = Median(s[i]) / Median(s[0]);
           }
-        }
+        };
+        ratio(Regime::kSync, algorithms, samples, rc);
+        for (const RegimeSeries& r : regimes) ratio(r.regime, r.algorithms, r.samples, r.rc);
         held_out.push_back(h);
       }
       const std::string coll(InfoOf(c).name);

@@ -128,18 +128,26 @@ SeriesMedians SeriesOf(Algorithm a, const std::vector<double>& v) {
 std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload& w,
                                       const std::vector<Algorithm>& algorithms,
                                       const std::vector<std::vector<double>>& sync,
-                                      Algorithm tuned, int sync_reps, uint64_t seed) {
+                                      const TableChoice& choice, int sync_reps,
+                                      uint64_t seed) {
   std::vector<PointRecord> out;
   if ((o.regime.regimes & ~kSyncOnly) == 0 || algorithms.empty()) return out;
   std::vector<double> medians(algorithms.size());
   for (size_t a = 0; a < algorithms.size(); ++a) medians[a] = Median(sync[a]);
-  std::vector<Algorithm> series;
+  std::vector<Algorithm> base;
   for (size_t i : RegimeCandidates(o.regime, medians, FamiliesOf(algorithms))) {
-    series.push_back(algorithms[i]);
+    base.push_back(algorithms[i]);
   }
-  if (std::find(series.begin(), series.end(), tuned) == series.end()) series.push_back(tuned);
-  const size_t candidates = series.size();
-  series.push_back(tuned);  // measured as a series of its own
+  // The candidates the prune left out, screened per regime as campaigns
+  // screen them (a regime's oracle may be its specialist).
+  std::vector<Algorithm> others;
+  for (size_t a = 1; a < algorithms.size() && o.regime.specialists > 0; ++a) {
+    if (std::find(base.begin(), base.end(), algorithms[a]) == base.end() &&
+        !IsDatatypeForm(algorithms[a]) && medians[a] > 0 &&
+        medians[a] <= o.regime.specialist_prune * medians[0]) {
+      others.push_back(algorithms[a]);
+    }
+  }
   const RegimePlan plan = PlanFromProbe(o.regime, w, sync_reps, medians[0], b.comm);
   // Each rank's work before a call under imbalance, as campaigns size it
   // (campaign.cc): up to default's back-to-back time.
@@ -147,6 +155,17 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
   bool warm = false;  // the series ran at this point in a regime before
   for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
     if (!(o.regime.regimes & Bit(r))) continue;
+    // What the table runs here, in this regime (its switch, if it has one).
+    const Algorithm tuned = choice.For(w, r);
+    std::vector<Algorithm> series = base;
+    if (!others.empty()) {
+      for (Algorithm a : ScreenSpecialists(o.regime, w, others, r, plan, work, seed, b.comm)) {
+        if (std::find(series.begin(), series.end(), a) == series.end()) series.push_back(a);
+      }
+    }
+    if (std::find(series.begin(), series.end(), tuned) == series.end()) series.push_back(tuned);
+    const size_t candidates = series.size();
+    series.push_back(tuned);  // measured as a series of its own
     std::vector<int> rc;
     const std::vector<std::vector<double>> samples =
         MeasureRegime(w, series, r, plan.RepsIn(r), plan.calls, work,
@@ -258,7 +277,7 @@ int RunEvaluate(const Options& o, Bench& b) {
                              PointSeed(c, w->bytes(), 1000 + o.launch), *b.sync, &rc);
       if (b.rank != 0) {
         // The other regimes are collective: every rank times them.
-        OtherRegimes(o, b, *w, algorithms, samples, tuned, nrep[0],
+        OtherRegimes(o, b, *w, algorithms, samples, choice, nrep[0],
                      PointSeed(c, w->bytes(), 1000 + o.launch));
         continue;
       }
@@ -272,7 +291,7 @@ int RunEvaluate(const Options& o, Bench& b) {
       }
       record.tuned_series = SeriesOf(tuned, samples.back());
       records.push_back(record);
-      for (PointRecord& r : OtherRegimes(o, b, *w, algorithms, samples, tuned, nrep[0],
+      for (PointRecord& r : OtherRegimes(o, b, *w, algorithms, samples, choice, nrep[0],
                                          PointSeed(c, w->bytes(), 1000 + o.launch))) {
         records.push_back(std::move(r));
       }

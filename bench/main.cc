@@ -154,6 +154,12 @@ int main(int argc, char** argv) {
                  "other regimes")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  app.add_option("--regime-specialists", o.regime.specialists,
+                 "Campaigns: per point and regime, screen the candidates the prune left "
+                 "out and time this many that are fastest there (for regime switches; "
+                 "0: none)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   app.add_option("--sync", o.sync,
                  "barrier (dissemination barrier before each repetition) or "
                  "window (common start times on synchronized clocks)")

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "bench/barrier.h"
+#include "common/stats.h"
 
 namespace colltune::bench {
 namespace {
@@ -114,5 +115,30 @@ std::vector<std::vector<double>> MeasureRegime(Workload& w,
   }
   return out;
 }
+
+std::vector<Algorithm> ScreenSpecialists(const RegimeOptions& o, Workload& w,
+                                         const std::vector<Algorithm>& others, Regime r,
+                                         const RegimePlan& plan, double work, uint64_t seed,
+                                         MPI_Comm comm) {
+  std::vector<Algorithm> screened = {Algorithm::kDefault};
+  screened.insert(screened.end(), others.begin(), others.end());
+  std::vector<int> rc;
+  const std::vector<std::vector<double>> samples =
+      MeasureRegime(w, screened, r, 1, plan.calls, work,
+                    seed ^ (0x5c7eull << IndexOf(r)), true, comm, &rc);
+  const double def = samples.empty() ? 0 : Median(samples[0]);
+  std::vector<std::pair<double, Algorithm>> faster;
+  for (size_t i = 1; i < screened.size() && def > 0; ++i) {
+    const double t = Median(samples[i]);
+    if (rc[i] == MPI_SUCCESS && t > 0 && t * 1.10 < def) faster.push_back({t, screened[i]});
+  }
+  std::sort(faster.begin(), faster.end());
+  std::vector<Algorithm> out;
+  for (size_t i = 0; i < faster.size() && static_cast<int>(i) < o.specialists; ++i) {
+    out.push_back(faster[i].second);
+  }
+  return out;
+}
+
 
 }  // namespace colltune::bench

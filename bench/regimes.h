@@ -46,6 +46,15 @@ std::vector<std::vector<double>> MeasureRegime(Workload& w,
                                                bool warm, MPI_Comm comm,
                                                std::vector<int>* rc);
 
+// The regime specialists of `others` in regime r (regime_plan.h,
+// RegimeOptions::specialists): each timed with default in one repetition;
+// of those faster than default by a tenth there, the o.specialists
+// fastest. Collective; the same on every rank (MeasureRegime's samples are).
+std::vector<Algorithm> ScreenSpecialists(const RegimeOptions& o, Workload& w,
+                                         const std::vector<Algorithm>& others, Regime r,
+                                         const RegimePlan& plan, double work, uint64_t seed,
+                                         MPI_Comm comm);
+
 }  // namespace colltune::bench
 
 #endif  // COLLTUNE_BENCH_REGIMES_H_

@@ -57,11 +57,20 @@ TableChoice::TableChoice(const Table& table, int comm_size) : dispatch_(table) {
   dispatch_.SlicesFor(static_cast<uint32_t>(comm_size), &slices_, &layouts_);
 }
 
-Algorithm TableChoice::For(const Workload& w) const {
+Algorithm TableChoice::For(const Workload& w, Regime r) const {
   const Collective c = w.collective();
   const uint64_t key =
       InfoOf(c).key == SizeKey::kNone ? 0 : static_cast<uint64_t>(w.bytes());
-  Algorithm tuned = dispatch_.forced(c).value_or(slices_[IndexOf(c)].Lookup(key));
+  const shim::Slice& slice = slices_[IndexOf(c)];
+  Algorithm plain = Algorithm::kDefault;
+  if (const uint32_t i = slice.Find(key); i < slice.count) {
+    const shim::Range& range = slice.ranges[i];
+    plain = !range.switches            ? range.algorithm
+            : r == Regime::kLoop       ? range.loop
+            : r == Regime::kImbalance  ? range.imbalance
+                                       : range.algorithm;
+  }
+  Algorithm tuned = dispatch_.forced(c).value_or(plain);
   if (!w.layout_problem().empty() && tuned == Algorithm::kDefault && !dispatch_.forced(c)) {
     // The workload runs the forms as the grid's rules do (bench/
     // workload.cc): on bytes for data mixing basic types.

@@ -9,6 +9,7 @@
 #include "bench/options.h"
 #include "bench/workload.h"
 #include "common/catalog.h"
+#include "common/regime.h"
 #include "common/table.h"
 #include "shim/runtime/dispatch_table.h"
 
@@ -25,7 +26,10 @@ class TableChoice {
   // What the shim runs for w's call: forced, else the plain rules, else
   // (derived data, where they say default) its layout's rules; default
   // where the choice is not eligible for the call.
-  Algorithm For(const Workload& w) const;
+  // In regime r, a range's regime switch where it has one for r (the shim
+  // runs it once its probes find the calls in r: shim/runtime/
+  // regime_switch.h).
+  Algorithm For(const Workload& w, Regime r = Regime::kSync) const;
 
  private:
   shim::DispatchTable dispatch_;

@@ -84,6 +84,10 @@ json RuleJson(const v1::Rule& r) {
           {"campaigns", campaigns},
           {"pinned", r.pinned()},
           {"regimes", regimes},
+          {"loop_algorithm", r.loop_algorithm()},
+          {"loop_speedup", r.loop_speedup()},
+          {"imbalance_algorithm", r.imbalance_algorithm()},
+          {"imbalance_speedup", r.imbalance_speedup()},
           {"sync_only", SyncOnly(r)}};
 }
 
@@ -109,6 +113,17 @@ void PrintRules(const v1::TableSection& section) {
            r.algorithm().c_str(), is_default ? "-" : Speedup(r.speedup()).c_str(),
            is_default ? "-" : PValue(r.p_value()).c_str(), launches.c_str(),
            RegimesCell(r).c_str(), r.pinned() ? "  pinned" : "");
+    // A regime switch: what runs instead where the shim finds that regime.
+    if (!r.loop_algorithm().empty()) {
+      printf("%-22s %10s %10s    back to back: %s (%s over %s there)\n", "", "", "",
+             r.loop_algorithm().c_str(), Speedup(r.loop_speedup()).c_str(),
+             r.algorithm().c_str());
+    }
+    if (!r.imbalance_algorithm().empty()) {
+      printf("%-22s %10s %10s    after uneven work: %s (%s over %s there)\n", "", "", "",
+             r.imbalance_algorithm().c_str(), Speedup(r.imbalance_speedup()).c_str(),
+             r.algorithm().c_str());
+    }
   }
   if (sync_only > 0) {
     printf("%d range%s decided on synchronized timings only (a campaign from before "

@@ -35,6 +35,14 @@ struct SizeDecision {
   // (KeepNeighboursChoice).
   std::vector<Alternative> level = {};
   bool incumbent = false;  // the current table's choice kept its size
+  // The regime switches (DecideSwitches), with their speedups over
+  // `algorithm` in their regime.
+  std::optional<Algorithm> loop = {}, imbalance = {};
+  double loop_speedup = 0, imbalance_speedup = 0;
+
+  bool SameAs(const SizeDecision& o) const {
+    return algorithm == o.algorithm && loop == o.loop && imbalance == o.imbalance;
+  }
 };
 
 // A point timed in the synchronized regime only (campaigns from before
@@ -335,6 +343,68 @@ SizeDecision DecideSize(Collective c, int64_t bytes,
   return d;
 }
 
+// A size's regime switches (docs/architecture.md, "Regime switching"), once
+// its choice is final: for the back-to-back and the uneven-work regime, the
+// candidate fastest there of those that beat the choice there by the switch
+// margin across launches, timed in as many launches as the choice (up to
+// min_regime_launches), and faster than default there too. The current
+// table's switch keeps its regime unless the newcomer beats it by the same
+// test (no flapping).
+void DecideSwitches(Collective c, const std::map<int, Series>& algorithms,
+                    const std::vector<Rule>& current, const EngineOptions& o,
+                    SizeDecision* d) {
+  d->loop.reset();
+  d->imbalance.reset();
+  d->loop_speedup = d->imbalance_speedup = 0;
+  if (o.switch_margin <= 0) return;
+  const auto base_it = algorithms.find(IndexOf(d->algorithm));
+  const auto def_it = algorithms.find(IndexOf(Algorithm::kDefault));
+  if (base_it == algorithms.end() || def_it == algorithms.end()) return;
+  for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
+    const Launches& base = base_it->second.in(r);
+    const Launches& def = def_it->second.in(r);
+    if (base.empty() || def.empty() || base.Median() <= 0 || def.Median() <= 0) continue;
+    const size_t needed =
+        std::min<size_t>(static_cast<size_t>(std::max(0, o.min_regime_launches)),
+                         base.ids.size());
+    const auto qualifies = [&](int a) {
+      if (a == IndexOf(d->algorithm)) return false;
+      const auto it = algorithms.find(a);
+      if (it == algorithms.end()) return false;
+      const Launches& x = it->second.in(r);
+      if (x.empty() || x.Median() <= 0 || x.ids.size() < needed ||
+          x.Median() >= def.Median()) {
+        return false;
+      }
+      double p;
+      return Beats(x, base, o.switch_margin, o, &p);
+    };
+    int best = -1;
+    for (const auto& [a, series] : algorithms) {
+      if (qualifies(a) && (best < 0 || series.in(r).Median() < algorithms.at(best).in(r).Median())) {
+        best = a;
+      }
+    }
+    const std::optional<Algorithm> held = CurrentSwitch(current, c, d->bytes, r);
+    if (held && IndexOf(*held) != best && qualifies(IndexOf(*held))) {
+      double p;
+      if (best < 0 || !Beats(algorithms.at(best).in(r), algorithms.at(IndexOf(*held)).in(r),
+                             o.switch_margin, o, &p)) {
+        best = IndexOf(*held);
+      }
+    }
+    if (best < 0) continue;
+    const double speedup = base.Median() / algorithms.at(best).in(r).Median();
+    if (r == Regime::kLoop) {
+      d->loop = static_cast<Algorithm>(best);
+      d->loop_speedup = speedup;
+    } else {
+      d->imbalance = static_cast<Algorithm>(best);
+      d->imbalance_speedup = speedup;
+    }
+  }
+}
+
 // Where a size's choice and the next smaller size's are level at it (both
 // qualified, scores within the tie band), the smaller size's choice is kept:
 // near-ties are decided by a launch's noise, and a table that alternates
@@ -561,14 +631,22 @@ void AppendRanges(Collective c, const std::vector<SizeDecision>& sizes,
     double log_sum = 0;
     Decision d;
     d.evidence = sizes[i].evidence;
-    while (j < sizes.size() && sizes[j].algorithm == sizes[i].algorithm) {
+    double loop_log = 0, imbalance_log = 0;
+    while (j < sizes.size() && sizes[j].SameAs(sizes[i])) {
       log_sum += std::log(sizes[j].speedup);
+      if (sizes[j].loop) loop_log += std::log(sizes[j].loop_speedup);
+      if (sizes[j].imbalance) imbalance_log += std::log(sizes[j].imbalance_speedup);
       Weaken(&d.evidence, sizes[j].evidence);
       ++j;
     }
+    const double n = static_cast<double>(j - i);
     d.rule.collective = c;
     d.rule.algorithm = sizes[i].algorithm;
-    d.rule.speedup = std::exp(log_sum / static_cast<double>(j - i));
+    d.rule.speedup = std::exp(log_sum / n);
+    d.rule.loop = sizes[i].loop;
+    d.rule.imbalance = sizes[i].imbalance;
+    if (d.rule.loop) d.rule.loop_speedup = std::exp(loop_log / n);
+    if (d.rule.imbalance) d.rule.imbalance_speedup = std::exp(imbalance_log / n);
     d.rule.min_bytes = i == 0 ? 0 : Boundary(sizes[i - 1].bytes, sizes[i].bytes);
     d.rule.max_bytes = j == sizes.size()
                            ? kNoUpperBound
@@ -637,6 +715,22 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
     KeepNeighboursChoice(&decided);
     KeepDefaultWhereLayoutsLose(coll, layouts, &decided, options);
     take_back_plain(coll, &decided);
+    const auto held_plain = held.plain.find(c);
+    for (SizeDecision& d : decided) {
+      DecideSwitches(coll, sizes.at(d.bytes), current, options, &d);
+      // A switch runs in its regime only; held-out launches judge it there.
+      if (held_plain == held.plain.end()) continue;
+      const auto at = held_plain->second.find(d.bytes);
+      if (at == held_plain->second.end()) continue;
+      if (d.loop && !HeldOutSwitchVerdict(at->second, IndexOf(*d.loop), Regime::kLoop,
+                                          options).empty()) {
+        d.loop.reset();
+      }
+      if (d.imbalance && !HeldOutSwitchVerdict(at->second, IndexOf(*d.imbalance),
+                                               Regime::kImbalance, options).empty()) {
+        d.imbalance.reset();
+      }
+    }
     AppendRanges(coll, decided, &decisions);
   }
   for (const auto& [c, measured] : GroupIrregular(points)) {
@@ -762,7 +856,8 @@ bool SameDecisions(const std::vector<Rule>& a, const std::vector<Rule>& b) {
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].collective != b[i].collective || !(a[i].layout == b[i].layout) ||
         a[i].algorithm != b[i].algorithm || a[i].min_bytes != b[i].min_bytes ||
-        a[i].max_bytes != b[i].max_bytes) {
+        a[i].max_bytes != b[i].max_bytes || a[i].loop != b[i].loop ||
+        a[i].imbalance != b[i].imbalance) {
       return false;
     }
   }
@@ -802,15 +897,26 @@ std::string DescribeChanges(const std::vector<Rule>& before,
     }
     struct Piece {
       uint64_t min, max;
-      Algorithm was, now;
+      std::string was, now;
+    };
+    // What a table runs at `at`: its choice, and its switches if any.
+    const auto runs = [&](const std::vector<Rule>& rules, int64_t at) {
+      std::string text(InfoOf(CurrentChoice(rules, c, at, layout)).name);
+      if (by_layout) return text;
+      if (auto a = CurrentSwitch(rules, c, at, Regime::kLoop)) {
+        text += " (back to back " + std::string(InfoOf(*a).name) + ")";
+      }
+      if (auto a = CurrentSwitch(rules, c, at, Regime::kImbalance)) {
+        text += " (after uneven work " + std::string(InfoOf(*a).name) + ")";
+      }
+      return text;
     };
     std::vector<Piece> pieces;
     for (auto it = starts.begin(); it != starts.end(); ++it) {
       auto next = std::next(it);
       const uint64_t max = next == starts.end() ? kNoUpperBound : *next - 1;
       const int64_t at = static_cast<int64_t>(*it);
-      Piece piece{*it, max, CurrentChoice(before, c, at, layout),
-                  CurrentChoice(after, c, at, layout)};
+      Piece piece{*it, max, runs(before, at), runs(after, at)};
       if (!pieces.empty() && pieces.back().was == piece.was &&
           pieces.back().now == piece.now) {
         pieces.back().max = max;
@@ -821,9 +927,8 @@ std::string DescribeChanges(const std::vector<Rule>& before,
     for (const Piece& p : pieces) {
       if (p.was == p.now) continue;
       if (!out.empty()) out += "; ";
-      out += Range(Rule{c, p.min, p.max, p.now, 0, layout}) + ": " +
-             std::string(InfoOf(p.was).name) + " -> " +
-             std::string(InfoOf(p.now).name);
+      out += Range(Rule{c, p.min, p.max, Algorithm::kDefault, 0, layout}) + ": " + p.was +
+             " -> " + p.now;
     }
   }
   return out;

@@ -65,6 +65,13 @@ struct EngineOptions {
   // more launches; three held-out launches need evidence of harm, not
   // noise around level (docs/results-2026-11-29.md, "Held-out validation").
   double held_out_slack = 0.05;
+  // Regime switches (docs/architecture.md, "Regime switching"): where, back
+  // to back or after uneven work, another algorithm is faster than the
+  // range's choice by this margin across launches (and faster than default
+  // there), the range names it for that regime; 0 switches them off. Wider
+  // than a choice's margins: a job pays the shim's probes, and a regime the
+  // probes misread runs the switch where it did not win.
+  double switch_margin = 0.10;
 };
 
 // The median latency of one point in one launch.

@@ -39,6 +39,12 @@ void AddDecisionFlags(CLI::App& app, EngineOptions* o) {
                  "median per-launch time over default's is more than this above 1")
       ->check(CLI::Range(0.0, 0.5))
       ->capture_default_str();
+  app.add_option("--switch-margin", o->switch_margin,
+                 "A range switches to another algorithm back to back or after uneven "
+                 "work where it is faster there than the range's choice by this "
+                 "fraction, across launches (0: no regime switches)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   app.add_option("--alpha", o->alpha,
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))

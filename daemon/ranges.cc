@@ -81,7 +81,8 @@ void Merge(std::vector<Decision>* decisions) {
     if (!out.empty()) {
       Decision& last = out.back();
       if (last.rule.collective == d.rule.collective &&
-          last.rule.algorithm == d.rule.algorithm &&
+          last.rule.algorithm == d.rule.algorithm && last.rule.loop == d.rule.loop &&
+          last.rule.imbalance == d.rule.imbalance &&
           last.evidence.source == d.evidence.source &&
           last.evidence.pinned == d.evidence.pinned &&
           last.rule.max_bytes != kNoUpperBound &&

@@ -122,6 +122,19 @@ Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
   return Algorithm::kDefault;
 }
 
+std::optional<Algorithm> CurrentSwitch(const std::vector<Rule>& current, Collective c,
+                                       int64_t bytes, Regime r) {
+  for (const Rule& rule : current) {
+    if (rule.collective == c && !IsRuleLayout(rule.layout) &&
+        rule.min_bytes <= static_cast<uint64_t>(bytes) &&
+        static_cast<uint64_t>(bytes) <= rule.max_bytes) {
+      return r == Regime::kLoop ? rule.loop : r == Regime::kImbalance ? rule.imbalance
+                                                                      : std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 const char* PhraseOf(Regime r) {
   switch (r) {
     case Regime::kSync: return "from a barrier";
@@ -129,6 +142,41 @@ const char* PhraseOf(Regime r) {
     case Regime::kImbalance: return "after uneven work";
   }
   return "";
+}
+
+namespace {
+
+// Per held-out launch, x's median over default's; their median. A launch
+// that timed default in the regime and not x dropped x after it lost an
+// earlier regime badly (bench/regimes.h): it counts as lost (infinity).
+double HeldOutRatio(const Launches& x, const Launches& def) {
+  std::vector<double> ratios;
+  for (size_t i = 0; i < def.ids.size(); ++i) {
+    double ratio = std::numeric_limits<double>::infinity();
+    for (size_t j = 0; j < x.ids.size(); ++j) {
+      if (x.ids[j] == def.ids[i] && def.medians[i] > 0) ratio = x.medians[j] / def.medians[i];
+    }
+    ratios.push_back(ratio);
+  }
+  return colltune::Median(ratios);
+}
+
+}  // namespace
+
+std::string HeldOutSwitchVerdict(const std::map<int, Series>& at, int a, Regime r,
+                                 const EngineOptions& o) {
+  if (o.min_held_out_launches <= 0) return "";
+  const auto def = at.find(IndexOf(Algorithm::kDefault));
+  const auto x = at.find(a);
+  if (def == at.end() || x == at.end()) return "";
+  const Launches& d = def->second.in(r);
+  if (d.ids.size() < static_cast<size_t>(o.min_held_out_launches)) return "";
+  const double ratio = HeldOutRatio(x->second.in(r), d);
+  if (ratio <= 1 + o.held_out_slack) return "";
+  char text[128];
+  snprintf(text, sizeof text, "switch slower %s in the held-out launches: median %.2fx default's",
+           PhraseOf(r), ratio);
+  return text;
 }
 
 std::string HeldOutVerdict(const std::map<int, Series>& at, int a, const EngineOptions& o) {
@@ -146,16 +194,7 @@ std::string HeldOutVerdict(const std::map<int, Series>& at, int a, const EngineO
     // Per launch, x's median over default's. A launch that timed default in
     // the regime and not x dropped x after it lost an earlier regime badly
     // (bench/regimes.h): it counts as lost.
-    const Launches& xr = x->second.in(r);
-    std::vector<double> ratios;
-    for (size_t i = 0; i < d.ids.size(); ++i) {
-      double ratio = std::numeric_limits<double>::infinity();
-      for (size_t j = 0; j < xr.ids.size(); ++j) {
-        if (xr.ids[j] == d.ids[i] && d.medians[i] > 0) ratio = xr.medians[j] / d.medians[i];
-      }
-      ratios.push_back(ratio);
-    }
-    const double ratio = colltune::Median(ratios);
+    const double ratio = HeldOutRatio(x->second.in(r), d);
     if (ratio > 1 + o.held_out_slack) {
       if (std::isinf(ratio)) {
         snprintf(text, sizeof text, "dropped %s in the held-out launches after losing",

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -118,10 +119,20 @@ const char* PhraseOf(Regime r);
 // them, or the point lacks held-out launches of default and `a` to say.
 std::string HeldOutVerdict(const std::map<int, Series>& at, int a, const EngineOptions& o);
 
+// The same for a regime switch to `a`, which runs in regime `r` only: its
+// median per-launch time over default's there, in the held-out launches,
+// is more than the slack above 1.
+std::string HeldOutSwitchVerdict(const std::map<int, Series>& at, int a, Regime r,
+                                 const EngineOptions& o);
+
 // What `current` decides for `bytes` of `c`: its plain rules, or those of
 // a datatype layout.
 Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
                         int64_t bytes, const LayoutKey& layout = {});
+// The switch `current`'s plain rules name for `bytes` of `c` in regime `r`
+// (loop or imbalance), if any.
+std::optional<Algorithm> CurrentSwitch(const std::vector<Rule>& current, Collective c,
+                                       int64_t bytes, Regime r);
 
 }  // namespace colltune::daemon
 

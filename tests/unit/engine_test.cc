@@ -1368,5 +1368,99 @@ TEST(EngineHeldOut, ALayoutsRuleAndAPlainRuleOnItsLayoutAreCheckedToo) {
   EXPECT_EQ(d[1].rule.algorithm, kDef) << "the layout's own rule";
 }
 
+// Regime switches (docs/architecture.md, "Regime switching").
+TEST(EngineSwitch, AWinnerOfOneRegimeThatLosesAnotherBecomesThatRegimesSwitch) {
+  // kRB: 20 % faster from a barrier and after uneven work, three times as
+  // slow back to back. kRSA: twice as fast back to back, 50 % slower from a
+  // barrier. No single choice holds everywhere but kRB... which loses a
+  // regime: default stays, with a switch per regime where one wins there.
+  std::vector<LaunchMedian> p = ThreeRegimes({30, 31, 29, 30.5, 30.2});
+  AddIn(&p, kRSA, 1024, Regime::kSync, {15, 15.2, 14.9, 15.1, 15});
+  AddIn(&p, kRSA, 1024, Regime::kLoop, {5, 5.1, 4.9, 5.2, 5.05});
+  AddIn(&p, kRSA, 1024, Regime::kImbalance, {12, 12, 12, 12, 12});
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, kDef);
+  EXPECT_EQ(d[0].rule.loop, kRSA);
+  EXPECT_NEAR(d[0].rule.loop_speedup, 2.0, 0.05) << "over the rule's algorithm there";
+  EXPECT_EQ(d[0].rule.imbalance, kRB);
+  EXPECT_NEAR(d[0].rule.imbalance_speedup, 10.05 / 8.05, 0.01);
+  // Switched off: no switch.
+  EngineOptions off;
+  off.switch_margin = 0;
+  d = ComputeDecisions(p, {}, {}, off);
+  EXPECT_FALSE(d[0].rule.Switches());
+  // The change is described with the switches.
+  const Rule switching = ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule;
+  const std::string change = DescribeChanges({d[0].rule}, {switching});
+  EXPECT_NE(change.find("default -> default (back to back "
+                        "allreduce_as_reducescatterblock_allgather) (after uneven work "
+                        "allreduce_as_reduce_bcast)"),
+            std::string::npos)
+      << change;
+  EXPECT_FALSE(SameDecisions({d[0].rule}, {switching}));
+}
+
+TEST(EngineSwitch, NoSwitchWithoutTheMarginOrAgainstDefault) {
+  // kRSA 6 % faster than the choice (default) back to back: below the 10 %.
+  std::vector<LaunchMedian> p;
+  for (Regime r : kAllRegimes) AddIn(&p, kDef, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+  AddIn(&p, kRSA, 1024, Regime::kSync, {15, 15.2, 14.9, 15.1, 15});
+  AddIn(&p, kRSA, 1024, Regime::kLoop, {9.4, 9.5, 9.3, 9.5, 9.45});
+  AddIn(&p, kRSA, 1024, Regime::kImbalance, {15, 15, 15, 15, 15});
+  EXPECT_FALSE(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.Switches());
+  // Twice as fast, but in two launches only (default has five).
+  p.clear();
+  for (Regime r : kAllRegimes) AddIn(&p, kDef, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+  AddIn(&p, kRSA, 1024, Regime::kSync, {15, 15.2, 14.9, 15.1, 15});
+  AddIn(&p, kRSA, 1024, Regime::kLoop, {5, 5});
+  AddIn(&p, kRSA, 1024, Regime::kImbalance, {15, 15, 15, 15, 15});
+  EXPECT_FALSE(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.Switches());
+}
+
+TEST(EngineSwitch, HeldOutLaunchesTakeASwitchBackInItsRegimeOnly) {
+  std::vector<LaunchMedian> campaign;
+  for (Regime r : kAllRegimes) AddIn(&campaign, kDef, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+  AddIn(&campaign, kRSA, 1024, Regime::kSync, {15, 15.2, 14.9, 15.1, 15});
+  AddIn(&campaign, kRSA, 1024, Regime::kLoop, {5, 5.1, 4.9, 5.2, 5.05});
+  AddIn(&campaign, kRSA, 1024, Regime::kImbalance, {15, 15, 15, 15, 15});
+  ASSERT_EQ(ComputeDecisions(campaign, {}, {}, EngineOptions{})[0].rule.loop, kRSA);
+  // Held out: still 50 % slower from a barrier (where it never runs), twice
+  // as fast back to back: kept.
+  std::vector<LaunchMedian> p = campaign;
+  for (Regime r : kAllRegimes) AddHeldOut(&p, kDef, 1024, r, {10, 10, 10});
+  AddHeldOut(&p, kRSA, 1024, Regime::kSync, {15, 15, 15});
+  AddHeldOut(&p, kRSA, 1024, Regime::kLoop, {5, 5, 5});
+  AddHeldOut(&p, kRSA, 1024, Regime::kImbalance, {15, 15, 15});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.loop, kRSA);
+  // Back to back 8 % slower than default in the held-out launches: taken back.
+  p = campaign;
+  for (Regime r : kAllRegimes) AddHeldOut(&p, kDef, 1024, r, {10, 10, 10});
+  AddHeldOut(&p, kRSA, 1024, Regime::kSync, {15, 15, 15});
+  AddHeldOut(&p, kRSA, 1024, Regime::kLoop, {10.8, 10.8, 9});
+  AddHeldOut(&p, kRSA, 1024, Regime::kImbalance, {15, 15, 15});
+  const std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  EXPECT_FALSE(d[0].rule.loop.has_value());
+  EXPECT_EQ(d[0].rule.algorithm, kDef);
+}
+
+TEST(EngineSwitch, TheCurrentSwitchKeepsItsRegimeUnlessBeaten) {
+  // kRSA and kRB both twice as fast as default back to back, kRB 3 % faster
+  // than kRSA: the current table's kRSA stays.
+  std::vector<LaunchMedian> p;
+  for (Regime r : kAllRegimes) AddIn(&p, kDef, 1024, r, {10, 10.2, 9.9, 10.1, 10.05});
+  for (Algorithm a : {kRSA, kRB}) {
+    AddIn(&p, a, 1024, Regime::kSync, {15, 15.2, 14.9, 15.1, 15});
+    AddIn(&p, a, 1024, Regime::kImbalance, {15, 15, 15, 15, 15});
+  }
+  AddIn(&p, kRSA, 1024, Regime::kLoop, {5, 5.1, 4.9, 5.2, 5.05});
+  AddIn(&p, kRB, 1024, Regime::kLoop, {4.85, 4.95, 4.75, 5.05, 4.9});
+  EXPECT_EQ(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.loop, kRB);
+  Rule current{Collective::kAllreduce, 0, kNoUpperBound, kDef, 1};
+  current.loop = kRSA;
+  EXPECT_EQ(ComputeDecisions(p, std::vector<Rule>{current}, {}, EngineOptions{})[0].rule.loop,
+            kRSA);
+}
+
 }  // namespace
 }  // namespace colltune::daemon
