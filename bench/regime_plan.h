@@ -44,7 +44,7 @@ struct RegimeOptions {
   // Regime specialists, for regime switches (daemon/engine.h): besides
   // those candidates, every candidate whose synchronized median is within
   // `specialist_prune` x default's is screened in each regime with one
-  // repetition, and the `specialists` fastest there, if faster than default
+  // short repetition, and the `specialists` fastest there, if faster than default
   // by a tenth, are timed with the others. 0: none screened.
   int specialists = 1;
   double specialist_prune = 3.0;

@@ -124,7 +124,7 @@ std::vector<Algorithm> ScreenSpecialists(const RegimeOptions& o, Workload& w,
   screened.insert(screened.end(), others.begin(), others.end());
   std::vector<int> rc;
   const std::vector<std::vector<double>> samples =
-      MeasureRegime(w, screened, r, 1, plan.calls, work,
+      MeasureRegime(w, screened, r, 1, std::max(4, plan.calls / 4), work,
                     seed ^ (0x5c7eull << IndexOf(r)), true, comm, &rc);
   const double def = samples.empty() ? 0 : Median(samples[0]);
   std::vector<std::pair<double, Algorithm>> faster;

@@ -47,7 +47,8 @@ std::vector<std::vector<double>> MeasureRegime(Workload& w,
                                                std::vector<int>* rc);
 
 // The regime specialists of `others` in regime r (regime_plan.h,
-// RegimeOptions::specialists): each timed with default in one repetition;
+// RegimeOptions::specialists): each timed with default in one repetition
+// a quarter of plan.calls long (a screen: the picks are timed in full);
 // of those faster than default by a tenth there, the o.specialists
 // fastest. Collective; the same on every rank (MeasureRegime's samples are).
 std::vector<Algorithm> ScreenSpecialists(const RegimeOptions& o, Workload& w,

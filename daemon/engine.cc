@@ -405,6 +405,51 @@ void DecideSwitches(Collective c, const std::map<int, Series>& algorithms,
   }
 }
 
+// DecideSwitches for an irregular collective's size, over its points
+// (block-size distributions), as DecideAcross decides its choice: a
+// regime's switch is the one a strict majority of the points give, and
+// the choice is faster than it there by the switch margin at none.
+void DecideSwitchesAcross(Collective c, const ByPoint& points, const std::vector<Rule>& current,
+                          const EngineOptions& o, SizeDecision* d) {
+  d->loop.reset();
+  d->imbalance.reset();
+  d->loop_speedup = d->imbalance_speedup = 0;
+  std::map<int, std::vector<double>> loop, imbalance;  // switch -> its speedups
+  int measured = 0;
+  for (const auto& [point, algorithms] : points) {
+    if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
+    ++measured;
+    SizeDecision at = *d;
+    DecideSwitches(c, algorithms, current, o, &at);
+    if (at.loop) loop[IndexOf(*at.loop)].push_back(at.loop_speedup);
+    if (at.imbalance) imbalance[IndexOf(*at.imbalance)].push_back(at.imbalance_speedup);
+  }
+  const auto pick = [&](Regime r, const std::map<int, std::vector<double>>& votes,
+                        std::optional<Algorithm>* slot, double* speedup) {
+    for (const auto& [a, speedups] : votes) {
+      if (2 * static_cast<int>(speedups.size()) <= measured) continue;
+      bool loses = false;
+      for (const auto& [point, algorithms] : points) {
+        const auto x = algorithms.find(a);
+        const auto base = algorithms.find(IndexOf(d->algorithm));
+        double p;
+        if (x != algorithms.end() && base != algorithms.end() && !x->second.in(r).empty() &&
+            !base->second.in(r).empty() &&
+            Beats(base->second.in(r), x->second.in(r), o.switch_margin, o, &p)) {
+          loses = true;
+        }
+      }
+      if (loses) continue;
+      double log_sum = 0;
+      for (double x : speedups) log_sum += std::log(x);
+      *slot = static_cast<Algorithm>(a);
+      *speedup = std::exp(log_sum / static_cast<double>(speedups.size()));
+    }
+  };
+  pick(Regime::kLoop, loop, &d->loop, &d->loop_speedup);
+  pick(Regime::kImbalance, imbalance, &d->imbalance, &d->imbalance_speedup);
+}
+
 // Where a size's choice and the next smaller size's are level at it (both
 // qualified, scores within the tie band), the smaller size's choice is kept:
 // near-ties are decided by a launch's noise, and a table that alternates
@@ -750,6 +795,23 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
       }
       KeepDefaultWhereLayoutsLose(coll, layouts, &decided, options);
       take_back_plain(coll, &decided);
+      const auto held_points = held.irregular.find(c);
+      for (SizeDecision& d : decided) {
+        DecideSwitchesAcross(coll, by_size.at(d.bytes), current, options, &d);
+        // Held-out launches judge a switch at any distribution of the size.
+        if (held_points == held.irregular.end()) continue;
+        for (const auto& [point, algorithms] : held_points->second) {
+          if (point.second != d.bytes) continue;
+          if (d.loop && !HeldOutSwitchVerdict(algorithms, IndexOf(*d.loop), Regime::kLoop,
+                                              options).empty()) {
+            d.loop.reset();
+          }
+          if (d.imbalance && !HeldOutSwitchVerdict(algorithms, IndexOf(*d.imbalance),
+                                                   Regime::kImbalance, options).empty()) {
+            d.imbalance.reset();
+          }
+        }
+      }
       AppendRanges(coll, decided, &decisions);
       continue;
     }

@@ -27,13 +27,27 @@
     }, `${e.regime} ${fmtX(e.speedup)}${e.won ? ' ✓' : ''}`)));
   }
 
+  // A rule's regime switch (proto Rule.loop_algorithm, imbalance_algorithm):
+  // what the shim runs instead where it finds a job's calls back to back or
+  // after uneven work, with its speedup over the rule's algorithm there.
+  function switchesOf(r) {
+    const items = [['loop', r.loop_algorithm, r.loop_speedup],
+      ['imbalance', r.imbalance_algorithm, r.imbalance_speedup]].filter((x) => x[1]);
+    if (items.length === 0) return null;
+    return el('div', { class: 'switches' }, items.map(([regime, alg, speedup]) => el('div', {
+      class: 'muted', 'data-switch': regime,
+      title: `Regime switch: where the shim finds a job's calls ${regime === 'loop' ? 'back to back' : 'after uneven work'}, ${alg} runs instead of ${r.algorithm} (${fmtX(speedup)} faster there)`,
+    }, `${regime}: ${alg} ${fmtX(speedup)}`)));
+  }
+
   function decisionsSection(profile, rules) {
     const t = profile.table || {};
     // A datatype layout's rule reads as in table files: bcast@tiled/8B.
     const rows = rules.map((r) => el('tr', { class: r.algorithm !== 'default' ? 'tuned' : undefined },
       el('td', {}, r.layout ? `${r.collective}@${r.layout}` : r.collective),
       el('td', {}, fmtRange(r.min_bytes, r.max_bytes)),
-      el('td', {}, r.algorithm, nativeBadge(r.algorithm), r.pinned ? el('span', { class: 'badge' }, 'pinned') : null),
+      el('td', {}, r.algorithm, nativeBadge(r.algorithm), r.pinned ? el('span', { class: 'badge' }, 'pinned') : null,
+        switchesOf(r)),
       el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtX(r.speedup)),
       el('td', { class: 'num' }, r.algorithm === 'default' ? '—' : fmtP(r.p_value)),
       el('td', { class: 'num' }, `${r.launches_default} / ${r.launches_algorithm}`),

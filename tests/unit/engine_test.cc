@@ -1462,5 +1462,45 @@ TEST(EngineSwitch, TheCurrentSwitchKeepsItsRegimeUnlessBeaten) {
             kRSA);
 }
 
+// An irregular collective keyed by its total size: a switch given by a
+// strict majority of a size's distributions, beaten by the choice at none.
+TEST(EngineSwitch, IrregularSizesSwitchByMajority) {
+  constexpr Algorithm kPadded = Algorithm::kAllgathervAsAllgatherPadded;
+  const auto add = [](std::vector<LaunchMedian>* v, Algorithm a, const char* problem,
+                      Regime r, double us) {
+    for (int launch = 0; launch < 5; ++launch) {
+      LaunchMedian m{Collective::kAllgatherv, a, 1 << 20, launch, 7,
+                     (us + 0.01 * launch) * 1e-6, problem};
+      m.regime = r;
+      m.launch_regimes = kEveryRegime;
+      v->push_back(m);
+    }
+  };
+  // Padded: twice as slow from a barrier, twice as fast back to back, at
+  // two of three distributions (level at the third).
+  std::vector<LaunchMedian> p;
+  for (const char* problem : {"same", "spikes", "random"}) {
+    for (Regime r : kAllRegimes) add(&p, kDef, problem, r, 100);
+    add(&p, kPadded, problem, Regime::kSync, 200);
+    add(&p, kPadded, problem, Regime::kLoop, std::string(problem) == "random" ? 100 : 50);
+    add(&p, kPadded, problem, Regime::kImbalance, 200);
+  }
+  std::vector<Decision> d = ComputeDecisions(p, {}, {}, EngineOptions{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule.algorithm, kDef);
+  EXPECT_EQ(d[0].rule.loop, kPadded);
+  EXPECT_NEAR(d[0].rule.loop_speedup, 2.0, 0.01);
+  EXPECT_FALSE(d[0].rule.imbalance.has_value());
+  // At one distribution of three only: no switch.
+  p.clear();
+  for (const char* problem : {"same", "spikes", "random"}) {
+    for (Regime r : kAllRegimes) add(&p, kDef, problem, r, 100);
+    add(&p, kPadded, problem, Regime::kSync, 200);
+    add(&p, kPadded, problem, Regime::kLoop, std::string(problem) == "same" ? 50 : 100);
+    add(&p, kPadded, problem, Regime::kImbalance, 200);
+  }
+  EXPECT_FALSE(ComputeDecisions(p, {}, {}, EngineOptions{})[0].rule.Switches());
+}
+
 }  // namespace
 }  // namespace colltune::daemon

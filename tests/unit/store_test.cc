@@ -236,6 +236,48 @@ TEST(Store, LayoutRulesAreKeptApartFromThePlainOnes) {
   EXPECT_EQ(CountRows(path, "decision_rules WHERE layout = ''"), 1);
 }
 
+// A rule's regime switch is stored with it and read back; a switch the
+// store cannot read is data loss, not a silent default.
+TEST(Store, RegimeSwitchesAreKept) {
+  const std::string path = TempPath("switches.db");
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  Store& s = **store;
+  int64_t profile = 0;
+  StoredRule plain, switching;
+  plain.rule = Rule{Collective::kBcast, 0, 4095, Algorithm::kBcastAsAllgatherv, 1.2};
+  switching.rule = Rule{Collective::kBcast, 4096, kNoUpperBound, Algorithm::kDefault, 1};
+  switching.rule.loop = Algorithm::kBcastAsScatterAllgather;
+  switching.rule.loop_speedup = 2.5;
+  switching.rule.imbalance = Algorithm::kDefault;
+  switching.rule.imbalance_speedup = 1.25;
+  ASSERT_TRUE(s.InTransaction([&]() -> absl::Status {
+                 profile = *s.UpsertProfile(Key(4));
+                 return s.tables().AddTable(profile, {plain, switching}, "t", "").status();
+               }).ok());
+  auto table = s.tables().CurrentTable(profile);
+  ASSERT_TRUE(table.ok() && table->has_value()) << table.status();
+  ASSERT_EQ((*table)->rules.size(), 2u);
+  EXPECT_FALSE((*table)->rules[0].rule.Switches());
+  const Rule& r = (*table)->rules[1].rule;
+  EXPECT_EQ(r.loop, Algorithm::kBcastAsScatterAllgather);
+  EXPECT_DOUBLE_EQ(r.loop_speedup, 2.5);
+  EXPECT_EQ(r.imbalance, Algorithm::kDefault);
+  EXPECT_DOUBLE_EQ(r.imbalance_speedup, 1.25);
+  EXPECT_EQ((*table)->RulesNotDefault(), 2) << "a switch is a decision";
+  EXPECT_EQ(CountRows(path, "decision_rules WHERE regime_switch IS NULL"), 1);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE decision_rules SET regime_switch = 'loop bcast_from_the_future 2' "
+                             "WHERE regime_switch IS NOT NULL", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  table = s.tables().CurrentTable(profile);
+  ASSERT_FALSE(table.ok());
+  EXPECT_NE(std::string(table.status().message()).find("regime switch"), std::string::npos)
+      << table.status();
+}
+
 TEST(Store, WritesOutsideATransactionAreRefused) {
   auto store = Store::Open(TempPath("notx.db"));
   ASSERT_TRUE(store.ok());

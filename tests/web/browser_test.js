@@ -179,6 +179,18 @@ async function main() {
   check('each tuned decision shows a chip per regime, marked where it won',
     chips === 3 * tuned.filter((r) => r.source === 'campaign').length && wonChips === wonApi && wonApi >= tuned.length,
     `${chips} chips, ${wonChips} won (API ${wonApi}), ${tuned.length} tuned`);
+  // A regime switch: reduce_as_reducescatter_gatherv is slower from a
+  // barrier and twice as fast in the other regimes; the table names it for
+  // them, and the decisions table shows it under the rule's algorithm.
+  const switching = rules.filter((r) => r.collective === 'reduce' && r.loop_algorithm === 'reduce_as_reducescatter_gatherv');
+  check('the API names a regime switch where a candidate wins back to back only',
+    switching.length > 0 && switching.every((r) => r.algorithm !== 'reduce_as_reducescatter_gatherv' && Number(r.loop_speedup) > 1.5),
+    JSON.stringify(rules.filter((r) => r.collective === 'reduce').slice(0, 3)));
+  const switchCells = await page.locator('table.decisions tbody [data-switch="loop"]').allTextContents();
+  check('the decisions table shows each switch with its speedup there',
+    switchCells.length === rules.filter((r) => r.loop_algorithm).length &&
+      switchCells.some((t) => /^loop: reduce_as_reducescatter_gatherv \d/.test(t)),
+    JSON.stringify(switchCells.slice(0, 3)));
   check('no decision of this campaign is marked as synchronized only',
     (await page.locator('#decisions [data-sync-only]').count()) === 0);
   check('an algorithm faster from a barrier but twice as slow back to back is never chosen',

@@ -63,7 +63,9 @@ const Shape kShapes[] = {
     {"gather_as_tuw_tree", 0.85, 1.3, 17, 19},
     {"reduce_as_allreduce", 1.3, 1.3, 0, 0},
     {"reduce_as_reducescatterblock_gather", 0.8, 1.2, 15, 19},
-    {"reduce_as_reducescatter_gatherv", 1.1, 1.1, 0, 0},
+    // 10 % slower from a barrier, twice as fast back to back and after
+    // uneven work: those regimes' switch (regime_switch.h).
+    {"reduce_as_reducescatter_gatherv", 1.1, 1.1, 0, 0, nullptr, 0.5},
     {"reducescatterblock_as_reduce_scatter", 1.6, 1.6, 0, 0},
     {"reducescatterblock_as_reducescatter", 1.05, 1.05, 0, 0},
     {"reducescatterblock_as_allreduce", 1.4, 1.4, 0, 0},
