@@ -494,8 +494,19 @@ void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, dou
       }
     }
     for (const PointVerdict& v : summaries[0].points) {
+      // What the table runs: a regime switch (docs/architecture.md) names
+      // another algorithm in its regime, "default (loop: native:brucks)".
+      std::string tuned(InfoOf(v.tuned).name);
+      bool changes = v.tuned != Algorithm::kDefault;
+      for (size_t i = 1; i < order.size(); ++i) {
+        auto it = verdicts[i].find({IndexOf(v.collective), v.layout, v.bytes});
+        if (it == verdicts[i].end() || it->second->tuned == v.tuned) continue;
+        tuned += " (" + std::string(NameOf(order[i])) + ": " +
+                 std::string(InfoOf(it->second->tuned).name) + ")";
+        changes = changes || it->second->tuned != Algorithm::kDefault;
+      }
       printf("%-22s %9lld %-42s", Label(v).c_str(), static_cast<long long>(v.bytes),
-             std::string(InfoOf(v.tuned).name).c_str());
+             tuned.c_str());
       bool slower = false, faster = false, complete = true;
       for (size_t i = 0; i < order.size(); ++i) {
         auto it = verdicts[i].find({IndexOf(v.collective), v.layout, v.bytes});
@@ -510,7 +521,7 @@ void PrintRegimeTable(const std::vector<std::vector<PointRecord>>& launches, dou
         slower = slower || x.slower;
         faster = faster || vs_def * (1 - margin) > 1;
       }
-      const char* verdict = v.tuned == Algorithm::kDefault ? "default kept"
+      const char* verdict = !changes                      ? "default kept"
                             : slower                        ? "SLOWER in a regime"
                             : !complete                     ? "not timed in every regime"
                             : faster                        ? "faster"

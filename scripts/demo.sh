@@ -139,7 +139,8 @@ fi
 echo "== the same MPI program without and with the shim ($LIBRARY_NAME, $NP processes)"
 # For every range where the table replaced default, one size inside it that
 # collective_mix can run. Each point runs back to back (a loop of calls) and
-# after uneven work (each rank computes up to the call's own time before
+# after uneven work, in each regime where the table runs something else than
+# default there (a regime switch in its own regime only), (each rank computes up to the call's own time before
 # each call), $PROGRAM_LAUNCHES launches each way, alternating, processes
 # bound as for the campaign; the verdict compares the medians of the steady
 # loop, timed after a first loop of 3000 calls (300 above 64 KiB; "first":
@@ -164,13 +165,16 @@ for p in json.load(open(sys.argv[2])).get("points", []):
         measured.setdefault(p["collective"], set()).add(p["msg_bytes"])
 runnable = {"allreduce", "reduce", "bcast", "gather", "scatter", "allgather"}
 for r in (table.get("section") or {}).get("rules", []):
-    if r["algorithm"] == "default" or r["collective"] not in runnable:
+    # What the range runs back to back and after uneven work: its regime
+    # switch there, if it has one (docs/architecture.md), else its choice.
+    runs = [r.get("loop_algorithm") or r["algorithm"], r.get("imbalance_algorithm") or r["algorithm"]]
+    if runs == ["default", "default"] or r["collective"] not in runnable:
         continue
     lo, hi = max(r["min_bytes"], 1), r["max_bytes"]
     inside = sorted(b for b in measured.get(r["collective"], ())
                     if lo <= b and (hi is None or b <= hi) and 1 <= b <= (1 << 20))
     if inside:
-        print(r["collective"], inside[(len(inside) - 1) // 2], r["algorithm"])
+        print(r["collective"], inside[(len(inside) - 1) // 2], *runs)
         continue
     size = 1
     while size < lo:
@@ -178,7 +182,7 @@ for r in (table.get("section") or {}).get("rules", []):
     if hi is not None and size > hi:
         size = lo
     if size <= (1 << 20) and (hi is None or size <= hi):
-        print(r["collective"], size, r["algorithm"])
+        print(r["collective"], size, *runs)
 PY
 )
 if [ "${#POINTS[@]}" -eq 0 ]; then
@@ -263,10 +267,15 @@ else:
     print("level (%s; %s)" % (spread, launches))
 PY
 for point in "${POINTS[@]}"; do
-  read -r coll bytes alg <<<"$point"
+  read -r coll bytes loop_alg imbalance_alg <<<"$point"
   iters=$(loop_iters "$coll" "$bytes")
   work=""
   for regime in loop imbalance; do
+    alg=$loop_alg
+    [ "$regime" = imbalance ] && alg=$imbalance_alg
+    # Default's time back to back sizes the work after it.
+    [ "$regime" = imbalance ] && [ -z "$work" ] && work=$(median $(for k in 1 2 3; do run_mix plain "$coll" "$bytes" "$iters" | cut -d/ -f1; done))
+    [ "$alg" = default ] && continue  # the table changes nothing there
     extra=()
     [ "$regime" = imbalance ] && extra=(--work "$work")
     plain=() tuned=()
