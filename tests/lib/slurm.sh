@@ -90,14 +90,22 @@ stop_munge() {
   return 0
 }
 
-# free_ports N: N distinct TCP ports nobody listens on now, one a line.
+# free_ports N: N distinct TCP ports nobody listens on now, one a line,
+# below the kernel's ephemeral range (32768 and up): the slurmds listen in
+# the emulated nodes' own network namespaces, where a port free here may be
+# one an earlier MPI job's listener took there (a slurmd once failed to
+# bind so in CI).
 free_ports() {
   python3 - "$1" <<'EOF'
-import socket, sys
+import random, socket, sys
 socks = []
-for _ in range(int(sys.argv[1])):
+while len(socks) < int(sys.argv[1]):
     s = socket.socket()
-    s.bind(("127.0.0.1", 0))
+    try:
+        s.bind(("0.0.0.0", random.randrange(20000, 32000)))
+    except OSError:
+        s.close()
+        continue
     socks.append(s)
 for s in socks:
     print(s.getsockname()[1])
