@@ -25,7 +25,9 @@ RegimeSwitch::Found RegimeSwitch::Classify(double spread, double gap, double cal
   if (!(call > 0)) return Found::kSynchronized;
   // Spread against the gap too: ranks that each work long and evenly still
   // drift by the host's noise, which is no unevenness of the program's.
-  if (spread > kUneven * call && spread > kUneven * gap) return Found::kImbalance;
+  if (spread > kUneven * call && spread > kUneven * gap && spread > kMinSpreadNs) {
+    return Found::kImbalance;
+  }
   if (gap < kBackToBack * call) return Found::kLoop;
   return Found::kSynchronized;
 }

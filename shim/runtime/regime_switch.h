@@ -23,8 +23,8 @@
 // times the gap from its previous exit of the range to its entry (its own
 // work between the calls) and the call. Per call, the spread of the gaps over
 // the ranks is how uneven their arrivals were; its median over the window
-// above kUneven times the call's time, and times the gaps, reads as uneven
-// work (imbalance).
+// above kUneven times the call's time, times the gaps, and kMinSpreadNs,
+// reads as uneven work (imbalance).
 // Otherwise gaps below kBackToBack times the call's time on every rank read
 // as back to back (loop), unless most of them came right after an
 // MPI_Barrier. Anything else is synchronized for this purpose:
@@ -50,6 +50,10 @@ class RegimeSwitch {
   static constexpr uint64_t kMinPeriod = 32;
   static constexpr uint64_t kMaxPeriod = 1 << 16;
   static constexpr double kUneven = 0.10;
+  // A spread below this is the clock's and the program's own loop noise
+  // (a root's copy before its bcast), not uneven work: on 1 us calls a
+  // tenth of the call is within it.
+  static constexpr double kMinSpreadNs = 200;
   static constexpr double kBackToBack = 0.50;
 
   // What a probe found, by its statistics (every rank passes the same):
