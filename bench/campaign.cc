@@ -171,16 +171,9 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
   }
   // The candidates the prune left out that may still be a regime's
   // specialist (a switch: daemon/engine.h): screened per regime below.
-  std::vector<Algorithm> others;
-  if (!o.validate && o.regime.specialists > 0) {
-    for (size_t a = 1; a < algorithms.size(); ++a) {
-      if (std::find(chosen.begin(), chosen.end(), algorithms[a]) == chosen.end() &&
-          !IsDatatypeForm(algorithms[a]) && medians[a] > 0 &&
-          medians[a] <= o.regime.specialist_prune * medians[0]) {
-        others.push_back(algorithms[a]);
-      }
-    }
-  }
+  const std::vector<Algorithm> others =
+      o.validate ? std::vector<Algorithm>()
+                 : SpecialistCandidates(o.regime, algorithms, medians, chosen);
   const RegimePlan plan = PlanFromProbe(o.regime, w, static_cast<int>(sync[0].size()),
                                         medians[0], b.comm);
   // Each rank's work before a call under imbalance: up to the call's own
@@ -193,11 +186,7 @@ std::vector<RegimeSeries> MeasureOtherRegimes(const Options& o, Bench& b, Worklo
     // every regime (the engine leaves out points that are not): a few
     // repetitions do.
     std::vector<Algorithm> timed = chosen;
-    if (!others.empty()) {
-      for (Algorithm a : ScreenSpecialists(o.regime, w, others, r, plan, work, seed, b.comm)) {
-        if (std::find(timed.begin(), timed.end(), a) == timed.end()) timed.push_back(a);
-      }
-    }
+    AddSpecialists(o.regime, w, others, r, plan, work, seed, b.comm, &timed);
     const int reps = timed.size() > 1 ? plan.RepsIn(r) : o.regime.min_reps;
     RegimeSeries series{r, plan.calls, timed, {}, {}};
     series.samples = MeasureRegime(w, timed, r, reps, plan.calls, work,

@@ -140,14 +140,8 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
   }
   // The candidates the prune left out, screened per regime as campaigns
   // screen them (a regime's oracle may be its specialist).
-  std::vector<Algorithm> others;
-  for (size_t a = 1; a < algorithms.size() && o.regime.specialists > 0; ++a) {
-    if (std::find(base.begin(), base.end(), algorithms[a]) == base.end() &&
-        !IsDatatypeForm(algorithms[a]) && medians[a] > 0 &&
-        medians[a] <= o.regime.specialist_prune * medians[0]) {
-      others.push_back(algorithms[a]);
-    }
-  }
+  const std::vector<Algorithm> others =
+      SpecialistCandidates(o.regime, algorithms, medians, base);
   const RegimePlan plan = PlanFromProbe(o.regime, w, sync_reps, medians[0], b.comm);
   // Each rank's work before a call under imbalance, as campaigns size it
   // (campaign.cc): up to default's back-to-back time.
@@ -158,11 +152,7 @@ std::vector<PointRecord> OtherRegimes(const Options& o, const Bench& b, Workload
     // What the table runs here, in this regime (its switch, if it has one).
     const Algorithm tuned = choice.For(w, r);
     std::vector<Algorithm> series = base;
-    if (!others.empty()) {
-      for (Algorithm a : ScreenSpecialists(o.regime, w, others, r, plan, work, seed, b.comm)) {
-        if (std::find(series.begin(), series.end(), a) == series.end()) series.push_back(a);
-      }
-    }
+    AddSpecialists(o.regime, w, others, r, plan, work, seed, b.comm, &series);
     if (std::find(series.begin(), series.end(), tuned) == series.end()) series.push_back(tuned);
     const size_t candidates = series.size();
     series.push_back(tuned);  // measured as a series of its own

@@ -116,10 +116,25 @@ std::vector<std::vector<double>> MeasureRegime(Workload& w,
   return out;
 }
 
-std::vector<Algorithm> ScreenSpecialists(const RegimeOptions& o, Workload& w,
-                                         const std::vector<Algorithm>& others, Regime r,
-                                         const RegimePlan& plan, double work, uint64_t seed,
-                                         MPI_Comm comm) {
+std::vector<Algorithm> SpecialistCandidates(const RegimeOptions& o,
+                                            const std::vector<Algorithm>& algorithms,
+                                            const std::vector<double>& sync_medians,
+                                            const std::vector<Algorithm>& chosen) {
+  std::vector<Algorithm> out;
+  for (size_t a = 1; a < algorithms.size() && o.specialists > 0; ++a) {
+    if (std::find(chosen.begin(), chosen.end(), algorithms[a]) == chosen.end() &&
+        !IsDatatypeForm(algorithms[a]) && sync_medians[a] > 0 &&
+        sync_medians[a] <= o.specialist_prune * sync_medians[0]) {
+      out.push_back(algorithms[a]);
+    }
+  }
+  return out;
+}
+
+void AddSpecialists(const RegimeOptions& o, Workload& w, const std::vector<Algorithm>& others,
+                    Regime r, const RegimePlan& plan, double work, uint64_t seed, MPI_Comm comm,
+                    std::vector<Algorithm>* series) {
+  if (others.empty()) return;
   std::vector<Algorithm> screened = {Algorithm::kDefault};
   screened.insert(screened.end(), others.begin(), others.end());
   std::vector<int> rc;
@@ -133,12 +148,11 @@ std::vector<Algorithm> ScreenSpecialists(const RegimeOptions& o, Workload& w,
     if (rc[i] == MPI_SUCCESS && t > 0 && t * 1.10 < def) faster.push_back({t, screened[i]});
   }
   std::sort(faster.begin(), faster.end());
-  std::vector<Algorithm> out;
   for (size_t i = 0; i < faster.size() && static_cast<int>(i) < o.specialists; ++i) {
-    out.push_back(faster[i].second);
+    if (std::find(series->begin(), series->end(), faster[i].second) == series->end()) {
+      series->push_back(faster[i].second);
+    }
   }
-  return out;
 }
-
 
 }  // namespace colltune::bench

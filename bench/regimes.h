@@ -46,15 +46,23 @@ std::vector<std::vector<double>> MeasureRegime(Workload& w,
                                                bool warm, MPI_Comm comm,
                                                std::vector<int>* rc);
 
-// The regime specialists of `others` in regime r (regime_plan.h,
-// RegimeOptions::specialists): each timed with default in one repetition
-// a quarter of plan.calls long (a screen: the picks are timed in full);
-// of those faster than default by a tenth there, the o.specialists
-// fastest. Collective; the same on every rank (MeasureRegime's samples are).
-std::vector<Algorithm> ScreenSpecialists(const RegimeOptions& o, Workload& w,
-                                         const std::vector<Algorithm>& others, Regime r,
-                                         const RegimePlan& plan, double work, uint64_t seed,
-                                         MPI_Comm comm);
+// The candidates RegimeCandidates left out (`chosen`) that may still be a
+// regime's specialist: within o.specialist_prune x default's synchronized
+// median (`sync_medians`, default's first), no datatype form; none when
+// o.specialists is 0.
+std::vector<Algorithm> SpecialistCandidates(const RegimeOptions& o,
+                                            const std::vector<Algorithm>& algorithms,
+                                            const std::vector<double>& sync_medians,
+                                            const std::vector<Algorithm>& chosen);
+
+// Screens `others` in regime r (regime_plan.h, RegimeOptions::specialists):
+// each timed with default in one repetition a quarter of plan.calls long;
+// of those faster than default by a tenth there, the o.specialists fastest
+// are appended to *series where not in it already. Nothing without
+// `others`. Collective; the same on every rank (MeasureRegime's samples are).
+void AddSpecialists(const RegimeOptions& o, Workload& w, const std::vector<Algorithm>& others,
+                    Regime r, const RegimePlan& plan, double work, uint64_t seed, MPI_Comm comm,
+                    std::vector<Algorithm>* series);
 
 }  // namespace colltune::bench
 

@@ -43,7 +43,16 @@ struct SizeDecision {
   bool SameAs(const SizeDecision& o) const {
     return algorithm == o.algorithm && loop == o.loop && imbalance == o.imbalance;
   }
+  // The switch of regime r (loop or imbalance) and its speedup.
+  std::optional<Algorithm>& SwitchIn(Regime r) {
+    return r == Regime::kLoop ? loop : imbalance;
+  }
+  double& SwitchSpeedupIn(Regime r) {
+    return r == Regime::kLoop ? loop_speedup : imbalance_speedup;
+  }
 };
+
+constexpr Regime kSwitchRegimes[] = {Regime::kLoop, Regime::kImbalance};
 
 // A point timed in the synchronized regime only (campaigns from before
 // regimes were timed): decided on that regime, as it always was.
@@ -360,7 +369,7 @@ void DecideSwitches(Collective c, const std::map<int, Series>& algorithms,
   const auto base_it = algorithms.find(IndexOf(d->algorithm));
   const auto def_it = algorithms.find(IndexOf(Algorithm::kDefault));
   if (base_it == algorithms.end() || def_it == algorithms.end()) return;
-  for (Regime r : {Regime::kLoop, Regime::kImbalance}) {
+  for (Regime r : kSwitchRegimes) {
     const Launches& base = base_it->second.in(r);
     const Launches& def = def_it->second.in(r);
     if (base.empty() || def.empty() || base.Median() <= 0 || def.Median() <= 0) continue;
@@ -394,14 +403,18 @@ void DecideSwitches(Collective c, const std::map<int, Series>& algorithms,
       }
     }
     if (best < 0) continue;
-    const double speedup = base.Median() / algorithms.at(best).in(r).Median();
-    if (r == Regime::kLoop) {
-      d->loop = static_cast<Algorithm>(best);
-      d->loop_speedup = speedup;
-    } else {
-      d->imbalance = static_cast<Algorithm>(best);
-      d->imbalance_speedup = speedup;
-    }
+    d->SwitchIn(r) = static_cast<Algorithm>(best);
+    d->SwitchSpeedupIn(r) = base.Median() / algorithms.at(best).in(r).Median();
+  }
+}
+
+// Takes back each switch of d that held-out launches time slower than
+// default in its own regime, at a point whose held-out series are `at`.
+void TakeBackSwitches(const std::map<int, Series>& at, const EngineOptions& o,
+                      SizeDecision* d) {
+  for (Regime r : kSwitchRegimes) {
+    std::optional<Algorithm>& a = d->SwitchIn(r);
+    if (a && !HeldOutSwitchVerdict(at, IndexOf(*a), r, o).empty()) a.reset();
   }
 }
 
@@ -414,19 +427,20 @@ void DecideSwitchesAcross(Collective c, const ByPoint& points, const std::vector
   d->loop.reset();
   d->imbalance.reset();
   d->loop_speedup = d->imbalance_speedup = 0;
-  std::map<int, std::vector<double>> loop, imbalance;  // switch -> its speedups
+  // Per regime: switch -> its speedups at the points that gave it.
+  std::map<int, std::vector<double>> votes[kNumRegimes];
   int measured = 0;
   for (const auto& [point, algorithms] : points) {
     if (!algorithms.count(IndexOf(Algorithm::kDefault))) continue;
     ++measured;
     SizeDecision at = *d;
     DecideSwitches(c, algorithms, current, o, &at);
-    if (at.loop) loop[IndexOf(*at.loop)].push_back(at.loop_speedup);
-    if (at.imbalance) imbalance[IndexOf(*at.imbalance)].push_back(at.imbalance_speedup);
+    for (Regime r : kSwitchRegimes) {
+      if (at.SwitchIn(r)) votes[IndexOf(r)][IndexOf(*at.SwitchIn(r))].push_back(at.SwitchSpeedupIn(r));
+    }
   }
-  const auto pick = [&](Regime r, const std::map<int, std::vector<double>>& votes,
-                        std::optional<Algorithm>* slot, double* speedup) {
-    for (const auto& [a, speedups] : votes) {
+  for (Regime r : kSwitchRegimes) {
+    for (const auto& [a, speedups] : votes[IndexOf(r)]) {
       if (2 * static_cast<int>(speedups.size()) <= measured) continue;
       bool loses = false;
       for (const auto& [point, algorithms] : points) {
@@ -442,12 +456,10 @@ void DecideSwitchesAcross(Collective c, const ByPoint& points, const std::vector
       if (loses) continue;
       double log_sum = 0;
       for (double x : speedups) log_sum += std::log(x);
-      *slot = static_cast<Algorithm>(a);
-      *speedup = std::exp(log_sum / static_cast<double>(speedups.size()));
+      d->SwitchIn(r) = static_cast<Algorithm>(a);
+      d->SwitchSpeedupIn(r) = std::exp(log_sum / static_cast<double>(speedups.size()));
     }
-  };
-  pick(Regime::kLoop, loop, &d->loop, &d->loop_speedup);
-  pick(Regime::kImbalance, imbalance, &d->imbalance, &d->imbalance_speedup);
+  }
 }
 
 // Where a size's choice and the next smaller size's are level at it (both
@@ -766,15 +778,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
       // A switch runs in its regime only; held-out launches judge it there.
       if (held_plain == held.plain.end()) continue;
       const auto at = held_plain->second.find(d.bytes);
-      if (at == held_plain->second.end()) continue;
-      if (d.loop && !HeldOutSwitchVerdict(at->second, IndexOf(*d.loop), Regime::kLoop,
-                                          options).empty()) {
-        d.loop.reset();
-      }
-      if (d.imbalance && !HeldOutSwitchVerdict(at->second, IndexOf(*d.imbalance),
-                                               Regime::kImbalance, options).empty()) {
-        d.imbalance.reset();
-      }
+      if (at != held_plain->second.end()) TakeBackSwitches(at->second, options, &d);
     }
     AppendRanges(coll, decided, &decisions);
   }
@@ -801,15 +805,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
         // Held-out launches judge a switch at any distribution of the size.
         if (held_points == held.irregular.end()) continue;
         for (const auto& [point, algorithms] : held_points->second) {
-          if (point.second != d.bytes) continue;
-          if (d.loop && !HeldOutSwitchVerdict(algorithms, IndexOf(*d.loop), Regime::kLoop,
-                                              options).empty()) {
-            d.loop.reset();
-          }
-          if (d.imbalance && !HeldOutSwitchVerdict(algorithms, IndexOf(*d.imbalance),
-                                                   Regime::kImbalance, options).empty()) {
-            d.imbalance.reset();
-          }
+          if (point.second == d.bytes) TakeBackSwitches(algorithms, options, &d);
         }
       }
       AppendRanges(coll, decided, &decisions);

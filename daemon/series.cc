@@ -111,28 +111,34 @@ bool BeatsDefault(const Launches& x, const Launches& def, double margin,
   return false;
 }
 
-Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
-                        int64_t bytes, const LayoutKey& layout) {
+namespace {
+
+// The rule of `current` that holds `bytes` of `c` (plain or of a layout).
+const Rule* RuleAt(const std::vector<Rule>& current, Collective c, int64_t bytes,
+                   const LayoutKey& layout) {
   for (const Rule& r : current) {
     if (r.collective == c && r.layout == layout && r.min_bytes <= static_cast<uint64_t>(bytes) &&
         static_cast<uint64_t>(bytes) <= r.max_bytes) {
-      return r.algorithm;
+      return &r;
     }
   }
-  return Algorithm::kDefault;
+  return nullptr;
+}
+
+}  // namespace
+
+Algorithm CurrentChoice(const std::vector<Rule>& current, Collective c,
+                        int64_t bytes, const LayoutKey& layout) {
+  const Rule* r = RuleAt(current, c, bytes, layout);
+  return r ? r->algorithm : Algorithm::kDefault;
 }
 
 std::optional<Algorithm> CurrentSwitch(const std::vector<Rule>& current, Collective c,
                                        int64_t bytes, Regime r) {
-  for (const Rule& rule : current) {
-    if (rule.collective == c && !IsRuleLayout(rule.layout) &&
-        rule.min_bytes <= static_cast<uint64_t>(bytes) &&
-        static_cast<uint64_t>(bytes) <= rule.max_bytes) {
-      return r == Regime::kLoop ? rule.loop : r == Regime::kImbalance ? rule.imbalance
-                                                                      : std::nullopt;
-    }
-  }
-  return std::nullopt;
+  const Rule* rule = RuleAt(current, c, bytes, LayoutKey{});
+  if (rule == nullptr) return std::nullopt;
+  return r == Regime::kLoop ? rule->loop : r == Regime::kImbalance ? rule->imbalance
+                                                                   : std::nullopt;
 }
 
 const char* PhraseOf(Regime r) {
