@@ -10,7 +10,11 @@
 // and the oracle is the one algorithm fastest by that measure, not the
 // fastest of each launch. The cross-validated oracle is picked on the
 // even-numbered repetitions and timed on the odd-numbered ones (the fastest
-// of some fifty noisy medians is biased low: the winner's curse).
+// of some fifty noisy medians is biased low: the winner's curse). With
+// several launches, the cross-launch oracle of launch k is picked on the
+// other launches and timed in k, the median over k: on a shared node a
+// launch's placement moves all candidates at once, a bias that splitting one
+// launch's repetitions keeps.
 //
 // Records travel between the benchmark (which measures, one launch per job)
 // and `colltune evaluate --launches N` (which combines them) as text, one
@@ -61,6 +65,7 @@ struct PointVerdict {
   Algorithm tuned = Algorithm::kDefault, oracle = Algorithm::kDefault;
   double t_default = 0, t_tuned = 0, t_oracle = 0;
   double t_tuned_cv = 0, t_oracle_cv = 0;
+  double t_oracle_xl = 0;  // cross-launch; 0 with fewer than 2 launches
   int launches = 0;
   bool slower = false;               // tuned's median beyond the margin above default's
   bool significantly_slower = false; // and by the test over launches (Summary)
@@ -70,6 +75,9 @@ struct Summary {
   std::vector<PointVerdict> points;
   double median_vs_oracle = 0, worst_vs_oracle = 0, mean_penalty = 0;
   double median_vs_oracle_cv = 0, worst_vs_oracle_cv = 0, mean_penalty_cv = 0;
+  // Over the points with a cross-launch oracle (PointVerdict::t_oracle_xl).
+  double median_vs_oracle_xl = 0;
+  int cross_launch_points = 0;
   double geomean_speedup = 0, median_vs_default = 0;
   const PointVerdict* worst = nullptr;
   const PointVerdict* worst_cv = nullptr;

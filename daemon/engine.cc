@@ -196,6 +196,13 @@ std::string NotFasterReason(double margin) {
   return text;
 }
 
+std::string SmallSavingReason(const EngineOptions& o) {
+  char text[96];
+  snprintf(text, sizeof text, "saves less than %.0f ns a call (the shim's dispatch)",
+           o.min_saving * 1e9);
+  return text;
+}
+
 // Why x is slower than y in regime r, as SlowerThan found it.
 std::string SlowerReason(const Launches& x, const Launches& y, Regime r,
                          const EngineOptions& o) {
@@ -222,7 +229,7 @@ RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regime
                            double margin, bool against_default, const EngineOptions& o,
                            std::string* why = nullptr) {
   RegimeVerdict v;
-  bool won_any = false, slower_any = false, complete = true;
+  bool won_any = false, slower_any = false, complete = true, too_small = false;
   double log_sum = 0, p_won = 0;
   int n = 0;
   for (Regime r : kAllRegimes) {
@@ -256,6 +263,9 @@ RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regime
     // another candidate, the test across launches.
     e.won = against_default ? BeatsDefault(xr, br, margin, o, &p) : Beats(xr, br, margin, o, &p);
     if (!e.won) p = MannWhitneyLess(xr.medians, br.medians);
+    if (!e.won && xr.Median() <= (1 - margin) * br.Median() && !SavesEnough(xr, br, o)) {
+      too_small = true;  // faster by the margin, but by less than the dispatch
+    }
     e.p_value = p;
     if (e.won) {
       won_any = true;
@@ -270,7 +280,9 @@ RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regime
     v.evidence.push_back(e);
   }
   v.qualified = complete && won_any && !slower_any;
-  if (why != nullptr && why->empty() && !won_any) *why = NotFasterReason(margin);
+  if (why != nullptr && why->empty() && !won_any) {
+    *why = too_small ? SmallSavingReason(o) : NotFasterReason(margin);
+  }
   v.score = n > 0 ? std::exp(log_sum / n) : 0;
   v.p = won_any ? p_won : 1;
   return v;
@@ -386,7 +398,7 @@ void DecideSwitches(Collective c, const std::map<int, Series>& algorithms,
         return false;
       }
       double p;
-      return Beats(x, base, o.switch_margin, o, &p);
+      return SavesEnough(x, base, o) && Beats(x, base, o.switch_margin, o, &p);
     };
     int best = -1;
     for (const auto& [a, series] : algorithms) {
@@ -720,7 +732,11 @@ std::string WhyNotChosen(int a, const Series& x, const Series& def, const Engine
   const double margin = MarginOf(a, o);
   if (regimes == kSyncOnly) {
     double p;
-    return BeatsDefault(x.sync(), def.sync(), margin, o, &p) ? "" : NotFasterReason(margin);
+    if (BeatsDefault(x.sync(), def.sync(), margin, o, &p)) return "";
+    return x.sync().Median() <= (1 - margin) * def.sync().Median() &&
+                   !SavesEnough(x.sync(), def.sync(), o)
+               ? SmallSavingReason(o)
+               : NotFasterReason(margin);
   }
   std::string why;
   const RegimeVerdict v = JudgeRegimes(x, def, regimes, margin, true, o, &why);

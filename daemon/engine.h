@@ -72,6 +72,16 @@ struct EngineOptions {
   // than a choice's margins: a job pays the shim's probes, and a regime the
   // probes misread runs the switch where it did not win.
   double switch_margin = 0.10;
+  // A candidate replaces default, or becomes a switch, only if it saves at
+  // least this many seconds a call there (its median against default's or
+  // the choice's), besides the relative margin. Campaigns time an algorithm
+  // without the shim's dispatch, which a job pays on every call of a range
+  // that runs something else (tens of nanoseconds, more for a native
+  // algorithm forced through MPI_T); and at calls of a fraction of a
+  // microsecond a launch's placement moves every algorithm by more than
+  // that. A gain smaller than the dispatch is a loss in the program
+  // (docs/results-2026-11-29.md, "Gains smaller than the dispatch"). 0: off.
+  double min_saving = 50e-9;
 };
 
 // The median latency of one point in one launch.

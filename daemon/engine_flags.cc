@@ -45,6 +45,13 @@ void AddDecisionFlags(CLI::App& app, EngineOptions* o) {
                  "fraction, across launches (0: no regime switches)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  app.add_option_function<double>(
+         "--min-saving-ns", [o](double ns) { o->min_saving = ns * 1e-9; },
+         "A candidate replaces default, or becomes a regime switch, only if it "
+         "saves at least this many nanoseconds a call there, besides the margin "
+         "(jobs pay the shim's dispatch, which campaigns do not time; 0: off)")
+      ->check(CLI::Range(0.0, 1e6))
+      ->default_str("50");
   app.add_option("--alpha", o->alpha,
                  "Significance level of the rank tests behind decisions")
       ->check(CLI::Range(0.0001, 0.5))

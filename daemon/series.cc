@@ -79,12 +79,16 @@ bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p) {
   return worst <= o.alpha;
 }
 
+bool SavesEnough(const Launches& x, const Launches& y, const EngineOptions& o) {
+  return y.Median() - x.Median() >= o.min_saving;
+}
+
 bool BeatsDefault(const Launches& x, const Launches& def, double margin,
                   const EngineOptions& o, double* p) {
-  if (Beats(x, def, margin, o, p)) return true;
+  if (SavesEnough(x, def, o) && Beats(x, def, margin, o, p)) return true;
   double paired;
   const double mx = x.Median();
-  if (FasterInEveryLaunch(x, o, &paired) && mx > 0 &&
+  if (SavesEnough(x, def, o) && FasterInEveryLaunch(x, o, &paired) && mx > 0 &&
       mx <= (1 - margin) * def.Median()) {
     *p = paired;
     return true;
@@ -105,6 +109,7 @@ bool BeatsDefault(const Launches& x, const Launches& def, double margin,
   if (o.tie_band > 0 && mx > 0 && mx <= (1 + o.tie_band) * def.Median() &&
       lx > 0 && ld > 0 && lx <= (1 + o.tie_band) * ld &&
       x.UpperQuartile() > 0 && def.UpperQuartile() > 0 &&
+      def.UpperQuartile() - x.UpperQuartile() >= o.min_saving &&
       SignificantlyFaster(x.upper, def.upper, o.alpha, margin, p)) {
     return true;
   }

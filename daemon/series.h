@@ -95,9 +95,13 @@ bool Beats(const Launches& x, const Launches& y, double margin, const EngineOpti
 // *p is the intersection-union p-value, the largest of the launches'.
 bool FasterInEveryLaunch(const Launches& x, const EngineOptions& o, double* p);
 
+// x's median is below y's by at least o.min_saving (a time per call).
+bool SavesEnough(const Launches& x, const Launches& y, const EngineOptions& o);
+
 // x replaces default: significantly faster across launches or within every
 // launch, and faster by the margin; or as fast and significantly steadier
-// (docs/architecture.md).
+// (docs/architecture.md). Either way saving o.min_saving a call (in the
+// median, or for the steadier one in the upper quartile).
 bool BeatsDefault(const Launches& x, const Launches& def, double margin,
                   const EngineOptions& o, double* p);
 

@@ -50,6 +50,42 @@ TEST(EvaluationTest, PenaltyIsWhatTheTableCostsAgainstTheFastestCandidate) {
   EXPECT_EQ(s.unchanged, 1);
 }
 
+TEST(EvaluationTest, TheCrossLaunchOracleIsPickedWithoutTheLaunchItIsTimedIn) {
+  const Collective c = Collective::kAllreduce;
+  // Three launches; the table keeps default (10 us). native:ring is fast in
+  // launch 0 only (5 us, else 11), native:basic_linear a steady 9. The
+  // in-sample oracle is the candidate with the smallest median of medians:
+  // basic_linear (9 < ring's 11). Cross-launch: launch 0 picks on launches
+  // 1 and 2 (basic_linear 9 against ring 11) and times basic_linear there:
+  // 9; launch 1 picks on 0 and 2 (ring median 8 < basic_linear 9): ring's
+  // 11 in launch 1; launch 2 likewise: 11. Median over launches 11: worse
+  // than default, and the ratio oracle/tuned is 11/10.
+  std::vector<std::vector<PointRecord>> launches;
+  const double ring[3] = {5, 11, 11};
+  for (int l = 0; l < 3; ++l) {
+    launches.push_back({Point(c, 1024, "default",
+                              {{"default", 10}, {"native:ring", ring[l]},
+                               {"native:basic_linear", 9}},
+                              10)});
+  }
+  const Summary s = Summarize(launches, 0.10);
+  ASSERT_EQ(s.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.points[0].t_oracle, 9 * kUs);
+  EXPECT_DOUBLE_EQ(s.points[0].t_oracle_xl, 11 * kUs);
+  EXPECT_EQ(s.cross_launch_points, 1);
+  EXPECT_DOUBLE_EQ(s.median_vs_oracle_xl, 1.1);
+  // A candidate timed in one launch only (a screened specialist) cannot be
+  // picked on the others, and one launch has no cross-launch oracle.
+  std::vector<std::vector<PointRecord>> specialist = launches;
+  specialist[0][0].candidates.push_back({Named("native:recursive_doubling", c), 1 * kUs,
+                                         1 * kUs, 1 * kUs});
+  EXPECT_DOUBLE_EQ(Summarize(specialist, 0.10).points[0].t_oracle_xl, 11 * kUs);
+  EXPECT_DOUBLE_EQ(Summarize(specialist, 0.10).points[0].t_oracle, 1 * kUs);
+  const Summary one = Summarize({launches[0]}, 0.10);
+  EXPECT_EQ(one.cross_launch_points, 0);
+  EXPECT_DOUBLE_EQ(one.points[0].t_oracle_xl, 0);
+}
+
 TEST(EvaluationTest, SlowerThanDefaultIsCountedBesideItsNoiseFloor) {
   const Collective c = Collective::kBcast;
   const double def[3] = {10.0, 10.1, 9.9};
