@@ -650,6 +650,51 @@ void KeepDefaultWhereLayoutsLose(Collective c,
   });
 }
 
+// A plain rule's regime switch runs on derived-datatype data too, before
+// the layouts' rules (a switch to a native algorithm or a mock-up must run
+// on every rank, and only the size is known to all of them). Where the
+// datatype grid timed a layout at a size the switch covers, the switch must
+// have been timed there in its regime and be no slower (beyond the regime
+// slack) than the fastest of default and the datatype forms timed there:
+// else it is dropped, and the layout's own rule runs. A switch fitted to
+// contiguous data ran 0.80-0.87x default on MPICH's alltoall of indexed and
+// nested layouts, and kept a form 2x faster out (docs/results-2026-11-29.md).
+void DropSwitchesWhereLayoutsLose(Collective c, const std::map<LayoutGroup, BySize>& layouts,
+                                  std::vector<SizeDecision>* sizes, const EngineOptions& o) {
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    SizeDecision& d = (*sizes)[i];
+    const auto [lo, hi] = SpanOf(*sizes, i);
+    for (Regime r : kSwitchRegimes) {
+      std::optional<Algorithm>& a = d.SwitchIn(r);
+      if (!a) continue;
+      bool loses = false;
+      for (const auto& [group, by_size] : layouts) {
+        if (std::get<0>(group) != IndexOf(c)) continue;
+        for (auto it = by_size.lower_bound(lo); it != by_size.end() && it->first <= hi; ++it) {
+          double best = 0;
+          for (const auto& [b, series] : it->second) {
+            const Algorithm form = static_cast<Algorithm>(b);
+            const Launches& t = series.in(r);
+            if ((form == Algorithm::kDefault || IsDatatypeForm(form)) && !t.empty() &&
+                t.Median() > 0 && (best == 0 || t.Median() < best)) {
+              best = t.Median();
+            }
+          }
+          if (best == 0) continue;  // nothing timed in this regime here
+          const auto x = it->second.find(IndexOf(*a));
+          const bool timed = x != it->second.end() && !x->second.in(r).empty() &&
+                             x->second.in(r).Median() > 0;
+          if (!timed || x->second.in(r).Median() > (1 + o.regime_slack) * best) loses = true;
+        }
+      }
+      if (loses) {
+        a.reset();
+        d.SwitchSpeedupIn(r) = 0;
+      }
+    }
+  }
+}
+
 // A held-out point of [lo, hi] in `by` where the held-out launches take
 // algorithm a back (HeldOutVerdict).
 bool HeldOutLosesIn(const BySize& by, int64_t lo, int64_t hi, Algorithm a,
@@ -796,6 +841,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
       const auto at = held_plain->second.find(d.bytes);
       if (at != held_plain->second.end()) TakeBackSwitches(at->second, options, &d);
     }
+    DropSwitchesWhereLayoutsLose(coll, layouts, &decided, options);
     AppendRanges(coll, decided, &decisions);
   }
   for (const auto& [c, measured] : GroupIrregular(points)) {
@@ -824,6 +870,7 @@ std::vector<Decision> CampaignDecisions(const std::vector<LaunchMedian>& all_poi
           if (point.second == d.bytes) TakeBackSwitches(algorithms, options, &d);
         }
       }
+      DropSwitchesWhereLayoutsLose(coll, layouts, &decided, options);
       AppendRanges(coll, decided, &decisions);
       continue;
     }
