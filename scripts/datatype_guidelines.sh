@@ -111,7 +111,10 @@ found = [v for v in json.load(open(sys.argv[1])) if v.get("guideline", "").start
 # The evaluation's verdict lines: point, bytes, tuned, per regime
 # "tuned/default (tuned/oracle)", verdict.
 rows = {}
-pat = re.compile(r"^(\S+@\S+)\s+(\d+)\s+(\S+)((?:\s+[\d.]+ \(\s*[\d.]+\))+)\s+(.+)$")
+# The tuned column may name a plain rule's regime switches after the
+# algorithm: "default (loop: native:pairwise) (imbalance: ...)".
+pat = re.compile(r"^(\S+@\S+)\s+(\d+)\s+(\S+(?: \((?:loop|imbalance): \S+\))*)"
+                 r"((?:\s+[\d.]+ \(\s*[\d.]+\))+)\s+(.+)$")
 for line in open(sys.argv[2]):
     m = pat.match(line.rstrip("\n"))
     if m:
@@ -126,7 +129,7 @@ for key in sorted(points):
     what = ", ".join(f"{v['guideline']} {v['factor']:.2f}x" for v in vs)
     row = rows.get(key)
     if row is None:
-        state, detail = "not evaluated", ""
+        state, detail = "not evaluated", "no line of the evaluation's regime table names it"
     else:
         tuned, pairs, verdict = row
         ratios = " / ".join(t for t, _ in pairs)
@@ -138,7 +141,7 @@ for key in sorted(points):
             m = re.search(r"by the margin \((\d+) %\)", v.get("not_chosen", ""))
             return int(m.group(1)) / 100 if m else None
         under = all(margin(v) is not None and v["factor"] < 1 + margin(v) for v in vs)
-        if tuned == "default":
+        if tuned.split()[0] == "default" and "(" not in tuned:
             state = "below the margin" if under else "not repaired"
             why = "; ".join(sorted({f"{v['algorithm']}: {v['not_chosen']}" for v in vs
                                     if v.get("not_chosen")}))
