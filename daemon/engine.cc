@@ -196,6 +196,11 @@ std::string NotFasterReason(double margin) {
   return text;
 }
 
+// x is faster than y by the margin, but saves less than the dispatch costs.
+bool GainTooSmall(const Launches& x, const Launches& y, double margin, const EngineOptions& o) {
+  return x.Median() <= (1 - margin) * y.Median() && !SavesEnough(x, y, o);
+}
+
 std::string SmallSavingReason(const EngineOptions& o) {
   char text[96];
   snprintf(text, sizeof text, "saves less than %.0f ns a call (the shim's dispatch)",
@@ -263,9 +268,7 @@ RegimeVerdict JudgeRegimes(const Series& x, const Series& base, RegimeSet regime
     // another candidate, the test across launches.
     e.won = against_default ? BeatsDefault(xr, br, margin, o, &p) : Beats(xr, br, margin, o, &p);
     if (!e.won) p = MannWhitneyLess(xr.medians, br.medians);
-    if (!e.won && xr.Median() <= (1 - margin) * br.Median() && !SavesEnough(xr, br, o)) {
-      too_small = true;  // faster by the margin, but by less than the dispatch
-    }
+    too_small = too_small || (!e.won && GainTooSmall(xr, br, margin, o));
     e.p_value = p;
     if (e.won) {
       won_any = true;
@@ -402,7 +405,8 @@ void DecideSwitches(Collective c, const std::map<int, Series>& algorithms,
     };
     int best = -1;
     for (const auto& [a, series] : algorithms) {
-      if (qualifies(a) && (best < 0 || series.in(r).Median() < algorithms.at(best).in(r).Median())) {
+      if (qualifies(a) &&
+          (best < 0 || series.in(r).Median() < algorithms.at(best).in(r).Median())) {
         best = a;
       }
     }
@@ -448,7 +452,8 @@ void DecideSwitchesAcross(Collective c, const ByPoint& points, const std::vector
     SizeDecision at = *d;
     DecideSwitches(c, algorithms, current, o, &at);
     for (Regime r : kSwitchRegimes) {
-      if (at.SwitchIn(r)) votes[IndexOf(r)][IndexOf(*at.SwitchIn(r))].push_back(at.SwitchSpeedupIn(r));
+      if (!at.SwitchIn(r)) continue;
+      votes[IndexOf(r)][IndexOf(*at.SwitchIn(r))].push_back(at.SwitchSpeedupIn(r));
     }
   }
   for (Regime r : kSwitchRegimes) {
@@ -631,23 +636,45 @@ void TakeBack(std::vector<SizeDecision>* sizes, Loses loses) {
 // choice fitted to contiguous data can be far slower on a struct or a nested
 // vector (docs/results-2026-11-27.md). A choice not timed on a layout is
 // kept.
+// True if `loses` holds at some layout point of collective c whose size
+// lies in [lo, hi] (its algorithms' series).
+template <class Loses>
+bool LosesOnSomeLayout(Collective c, const std::map<LayoutGroup, BySize>& layouts,
+                       int64_t lo, int64_t hi, Loses loses) {
+  for (const auto& [group, by_size] : layouts) {
+    if (std::get<0>(group) != IndexOf(c)) continue;
+    for (auto it = by_size.lower_bound(lo); it != by_size.end() && it->first <= hi; ++it) {
+      if (loses(it->second)) return true;
+    }
+  }
+  return false;
+}
+
 void KeepDefaultWhereLayoutsLose(Collective c,
                                  const std::map<LayoutGroup, BySize>& layouts,
                                  std::vector<SizeDecision>* sizes, const EngineOptions& o) {
   TakeBack(sizes, [&](const SizeDecision& d, int64_t lo, int64_t hi) {
-    for (const auto& [group, by_size] : layouts) {
-      if (std::get<0>(group) != IndexOf(c)) continue;
-      for (auto it = by_size.lower_bound(lo); it != by_size.end() && it->first <= hi; ++it) {
-        auto def = it->second.find(IndexOf(Algorithm::kDefault));
-        auto x = it->second.find(IndexOf(d.algorithm));
-        if (def != it->second.end() && x != it->second.end() &&
-            SlowerSomewhere(x->second, def->second, o)) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return LosesOnSomeLayout(c, layouts, lo, hi, [&](const std::map<int, Series>& at) {
+      auto def = at.find(IndexOf(Algorithm::kDefault));
+      auto x = at.find(IndexOf(d.algorithm));
+      return def != at.end() && x != at.end() && SlowerSomewhere(x->second, def->second, o);
+    });
   });
+}
+
+// The lowest median in regime r of default and the datatype forms timed at
+// a layout point (0 if none was timed there in r).
+double FastestFormIn(const std::map<int, Series>& at, Regime r) {
+  double best = 0;
+  for (const auto& [a, series] : at) {
+    const Algorithm form = static_cast<Algorithm>(a);
+    const double m = series.in(r).empty() ? 0 : series.in(r).Median();
+    if ((form == Algorithm::kDefault || IsDatatypeForm(form)) && m > 0 &&
+        (best == 0 || m < best)) {
+      best = m;
+    }
+  }
+  return best;
 }
 
 // A plain rule's regime switch runs on derived-datatype data too, before
@@ -667,26 +694,16 @@ void DropSwitchesWhereLayoutsLose(Collective c, const std::map<LayoutGroup, BySi
     for (Regime r : kSwitchRegimes) {
       std::optional<Algorithm>& a = d.SwitchIn(r);
       if (!a) continue;
-      bool loses = false;
-      for (const auto& [group, by_size] : layouts) {
-        if (std::get<0>(group) != IndexOf(c)) continue;
-        for (auto it = by_size.lower_bound(lo); it != by_size.end() && it->first <= hi; ++it) {
-          double best = 0;
-          for (const auto& [b, series] : it->second) {
-            const Algorithm form = static_cast<Algorithm>(b);
-            const Launches& t = series.in(r);
-            if ((form == Algorithm::kDefault || IsDatatypeForm(form)) && !t.empty() &&
-                t.Median() > 0 && (best == 0 || t.Median() < best)) {
-              best = t.Median();
-            }
-          }
-          if (best == 0) continue;  // nothing timed in this regime here
-          const auto x = it->second.find(IndexOf(*a));
-          const bool timed = x != it->second.end() && !x->second.in(r).empty() &&
-                             x->second.in(r).Median() > 0;
-          if (!timed || x->second.in(r).Median() > (1 + o.regime_slack) * best) loses = true;
-        }
-      }
+      const int switched = IndexOf(*a);
+      const bool loses =
+          LosesOnSomeLayout(c, layouts, lo, hi, [&](const std::map<int, Series>& at) {
+            const double best = FastestFormIn(at, r);
+            if (best == 0) return false;  // nothing timed in this regime here
+            const auto x = at.find(switched);
+            const double m =
+                x == at.end() || x->second.in(r).empty() ? 0 : x->second.in(r).Median();
+            return m <= 0 || m > (1 + o.regime_slack) * best;  // untimed, or slower
+          });
       if (loses) {
         a.reset();
         d.SwitchSpeedupIn(r) = 0;
@@ -778,10 +795,8 @@ std::string WhyNotChosen(int a, const Series& x, const Series& def, const Engine
   if (regimes == kSyncOnly) {
     double p;
     if (BeatsDefault(x.sync(), def.sync(), margin, o, &p)) return "";
-    return x.sync().Median() <= (1 - margin) * def.sync().Median() &&
-                   !SavesEnough(x.sync(), def.sync(), o)
-               ? SmallSavingReason(o)
-               : NotFasterReason(margin);
+    return GainTooSmall(x.sync(), def.sync(), margin, o) ? SmallSavingReason(o)
+                                                          : NotFasterReason(margin);
   }
   std::string why;
   const RegimeVerdict v = JudgeRegimes(x, def, regimes, margin, true, o, &why);

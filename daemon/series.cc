@@ -85,10 +85,11 @@ bool SavesEnough(const Launches& x, const Launches& y, const EngineOptions& o) {
 
 bool BeatsDefault(const Launches& x, const Launches& def, double margin,
                   const EngineOptions& o, double* p) {
-  if (SavesEnough(x, def, o) && Beats(x, def, margin, o, p)) return true;
+  const bool saves = SavesEnough(x, def, o);
+  if (saves && Beats(x, def, margin, o, p)) return true;
   double paired;
   const double mx = x.Median();
-  if (SavesEnough(x, def, o) && FasterInEveryLaunch(x, o, &paired) && mx > 0 &&
+  if (saves && FasterInEveryLaunch(x, o, &paired) && mx > 0 &&
       mx <= (1 - margin) * def.Median()) {
     *p = paired;
     return true;
