@@ -56,6 +56,32 @@ double CrossLaunchOracle(const std::map<int, Combined>& candidates) {
   return timed.empty() ? 0 : Median(timed);
 }
 
+// The paired oracle (PointVerdict::vs_oracle_paired): per candidate, the
+// median over the launches it shares with tuned of its time over tuned's
+// there; the smallest, and no more than 1 (tuned's own algorithm is among
+// the candidates wherever the table runs one, so a table that chose the
+// fastest is level with it). Candidates timed in no more than half of
+// tuned's launches (screened specialists) are left out: one launch's ratio
+// is that launch's luck.
+double PairedOracle(const std::map<int, Combined>& candidates, const Combined& tuned) {
+  std::map<int, double> tuned_in;
+  for (size_t i = 0; i < tuned.launch.size(); ++i) {
+    if (tuned.median[i] > 0) tuned_in[tuned.launch[i]] = tuned.median[i];
+  }
+  if (tuned_in.empty()) return 0;
+  double best = 1;
+  for (const auto& [a, c] : candidates) {
+    std::vector<double> ratios;
+    for (size_t i = 0; i < c.launch.size(); ++i) {
+      const auto t = tuned_in.find(c.launch[i]);
+      if (t != tuned_in.end() && c.median[i] > 0) ratios.push_back(c.median[i] / t->second);
+    }
+    if (2 * ratios.size() <= tuned_in.size()) continue;
+    best = std::min(best, Median(ratios));
+  }
+  return best;
+}
+
 }  // namespace
 
 std::string PointName(Collective c, const std::string& layout) {
@@ -188,6 +214,7 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
       acc.tuned_series.median.push_back(r.tuned_series.median);
       acc.tuned_series.even.push_back(r.tuned_series.even);
       acc.tuned_series.odd.push_back(r.tuned_series.odd);
+      acc.tuned_series.launch.push_back(static_cast<int>(l));
     }
   }
   Summary s;
@@ -217,6 +244,7 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
     v.t_oracle_cv = Median(acc.candidates.at(pick).odd);
     v.t_tuned_cv = Median(acc.tuned_series.odd);
     v.t_oracle_xl = CrossLaunchOracle(acc.candidates);
+    v.vs_oracle_paired = PairedOracle(acc.candidates, acc.tuned_series);
     double p;
     v.slower = v.t_tuned * (1 - margin) > v.t_default;
     v.significantly_slower = SignificantlyFaster(def->second.median, acc.tuned_series.median,
@@ -224,7 +252,7 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
     s.points.push_back(v);
   }
   if (s.points.empty()) return s;
-  std::vector<double> vs_oracle, vs_oracle_cv, vs_oracle_xl, vs_default;
+  std::vector<double> vs_oracle, vs_oracle_cv, vs_oracle_xl, vs_oracle_paired, vs_default;
   double penalty = 0, penalty_cv = 0, log_speedup = 0;
   for (const PointVerdict& v : s.points) {
     const double o = v.t_oracle / v.t_tuned, cv = v.t_oracle_cv / v.t_tuned_cv;
@@ -232,6 +260,7 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
     vs_oracle_cv.push_back(cv);
     vs_default.push_back(v.t_default / v.t_tuned);
     if (v.t_oracle_xl > 0) vs_oracle_xl.push_back(v.t_oracle_xl / v.t_tuned);
+    if (v.vs_oracle_paired > 0) vs_oracle_paired.push_back(v.vs_oracle_paired);
     penalty += std::max(0.0, 1 - o);
     penalty_cv += std::max(0.0, 1 - cv);
     log_speedup += std::log(v.t_default / v.t_tuned);
@@ -258,6 +287,7 @@ Summary Summarize(const std::vector<std::vector<PointRecord>>& launches, double 
   s.mean_penalty_cv = penalty_cv / n;
   s.cross_launch_points = static_cast<int>(vs_oracle_xl.size());
   if (!vs_oracle_xl.empty()) s.median_vs_oracle_xl = Median(vs_oracle_xl);
+  if (!vs_oracle_paired.empty()) s.median_vs_oracle_paired = Median(vs_oracle_paired);
   s.geomean_speedup = std::exp(log_speedup / n);
   s.median_vs_default = Median(vs_default);
   return s;
@@ -473,6 +503,11 @@ void PrintSummary(const Summary& s, size_t natives, int launches, Regime regime,
     printf("%s cross-launch (oracle picked on the other launches, timed in each): "
            "tuned/oracle median %.3f over %d points\n",
            pre.c_str(), s.median_vs_oracle_xl, s.cross_launch_points);
+  }
+  if (launches > 1 && s.median_vs_oracle_paired > 0) {
+    printf("%s paired (each candidate's time over tuned's in the same launch, median over "
+           "launches; the fastest candidate): tuned/oracle median %.3f\n",
+           pre.c_str(), s.median_vs_oracle_paired);
   }
   printf("%s speedup over default, geometric mean %.3f, median tuned/default %.3f\n",
          pre.c_str(), s.geomean_speedup, s.median_vs_default);

@@ -14,7 +14,13 @@
 // several launches, the cross-launch oracle of launch k is picked on the
 // other launches and timed in k, the median over k: on a shared node a
 // launch's placement moves all candidates at once, a bias that splitting one
-// launch's repetitions keeps.
+// launch's repetitions keeps. The paired oracle compares within launches:
+// each candidate's time over tuned's in the same launch, the median of those
+// ratios over the launches, and the candidate with the smallest. Medians of
+// per-launch medians mix launches in different modes (the root's rank, a
+// whole job running slow), and the candidate whose median lands in a fast
+// launch wins against a tuned whose median lands in a slow one; the per-launch
+// ratio cancels what moves every candidate of a launch alike.
 //
 // Records travel between the benchmark (which measures, one launch per job)
 // and `colltune evaluate --launches N` (which combines them) as text, one
@@ -66,6 +72,10 @@ struct PointVerdict {
   double t_default = 0, t_tuned = 0, t_oracle = 0;
   double t_tuned_cv = 0, t_oracle_cv = 0;
   double t_oracle_xl = 0;  // cross-launch; 0 with fewer than 2 launches
+  // Paired: the smallest median over launches of a candidate's time over
+  // tuned's in the same launch, of the candidates timed in more than half of
+  // tuned's launches; 1 where none is faster; 0 without a tuned series.
+  double vs_oracle_paired = 0;
   int launches = 0;
   bool slower = false;               // tuned's median beyond the margin above default's
   bool significantly_slower = false; // and by the test over launches (Summary)
@@ -78,6 +88,7 @@ struct Summary {
   // Over the points with a cross-launch oracle (PointVerdict::t_oracle_xl).
   double median_vs_oracle_xl = 0;
   int cross_launch_points = 0;
+  double median_vs_oracle_paired = 0;  // over PointVerdict::vs_oracle_paired
   double geomean_speedup = 0, median_vs_default = 0;
   const PointVerdict* worst = nullptr;
   const PointVerdict* worst_cv = nullptr;

@@ -8,32 +8,42 @@
 # pairs (t distribution over the per-pair ratios). Under 1: colltune made the
 # application faster.
 #
-#   scripts/apps_benchmark.sh [--np 4] [--launches 5] [--campaign-launches 4]
+#   scripts/apps_benchmark.sh [--np CORES] [--launches 5] [--campaign-launches 4]
 #                             [--table FILE]       (a table instead of a campaign)
 #                             [--save-table FILE]  (keep the campaign's table)
 #                             [--apps "lammps pw.x"]
+#                             [--control]  (a second native run per launch:
+#                                           native against itself, the noise floor)
 #
 # The inputs are those of tests/apps/ made larger so that collectives are a
 # visible share of the time: LAMMPS's rock-salt system with PPPM at 8x8x8
 # cells (4096 atoms, 300 steps), pw.x's silicon SCF with 8x8x8 k-points and
 # a 30 Ry cut-off.
+#
+# One process per core by default, as clusters run these codes. More
+# processes than cores time the scheduler as much as the application: each
+# launch's wall time then spreads so widely that tens of launches cannot
+# tell the shim switched off from no shim (docs/results-2026-11-29.md,
+# "The applications on a process per core").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NP=4
+NP=$(nproc)
 LAUNCHES=5
 CAMPAIGN_LAUNCHES=4
 TABLE=""
 SAVE=""
 APPS="lammps pw.x"
+CONTROL=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --save-table) SAVE=$(realpath -m "$2"); shift 2 ;;
     --apps) APPS=$2; shift 2 ;;
+    --control) CONTROL=1; shift ;;
     --np) NP=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
     --campaign-launches) CAMPAIGN_LAUNCHES=$2; shift 2 ;;
     --table) TABLE=$(realpath "$2"); shift 2 ;;
-    *) echo "usage: scripts/apps_benchmark.sh [--np N] [--launches N] [--campaign-launches N] [--table FILE] [--save-table FILE] [--apps LIST]" >&2; exit 2 ;;
+    *) echo "usage: scripts/apps_benchmark.sh [--np N] [--launches N] [--campaign-launches N] [--table FILE] [--save-table FILE] [--apps LIST] [--control]" >&2; exit 2 ;;
   esac
 done
 [ "$LAUNCHES" -ge 2 ] || { echo "apps_benchmark.sh: --launches must be at least 2" >&2; exit 2; }
@@ -94,34 +104,47 @@ print(int(m.group(1) or 0) * 60 + float(m.group(2)) if m else "")'
   fi
 }
 
-echo "== $LAUNCHES launches each way, alternating, $NP processes bound"
+echo "== $LAUNCHES launches each way, order rotating, $NP processes bound$([ "$CONTROL" = 1 ] && echo ", native twice")"
 for app in $APPS; do
-  native=() tuned=()
+  native=() tuned=() again=()
   for k in $(seq "$LAUNCHES"); do
-    if [ $((k % 2)) -eq 1 ]; then
-      native+=("$(run native "$app")"); tuned+=("$(run tuned "$app")")
-    else
-      tuned+=("$(run tuned "$app")"); native+=("$(run native "$app")")
-    fi
+    # The order rotates, so that no configuration always runs first.
+    order="native tuned again"
+    case $((k % 3)) in 2) order="tuned again native" ;; 0) order="again native tuned" ;; esac
+    for how in $order; do
+      case $how in
+        native) native+=("$(run native "$app")") ;;
+        tuned) tuned+=("$(run tuned "$app")") ;;
+        again) if [ "$CONTROL" = 1 ]; then again+=("$(run native "$app")"); fi ;;
+      esac
+    done
   done
-  python3 - "$app" "${native[*]}" "${tuned[*]}" <<'PY'
+  python3 - "$app" "${native[*]}" "${tuned[*]}" "${again[*]-}" <<'PY'
 import math, statistics, sys
-app, native, tuned = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
-if len(native) != len(tuned) or not native or "" in native + tuned:
+app, native, tuned, again = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), sys.argv[4].split()
+if len(native) != len(tuned) or not native or "" in native + tuned + again:
     sys.exit(f"   {app}: a run printed no timer (native {native}, tuned {tuned})")
-native, tuned = [float(x) for x in native], [float(x) for x in tuned]
-ratios = [t / n for n, t in zip(native, tuned)]
-n = len(ratios)
-mean, sd = statistics.mean(ratios), statistics.stdev(ratios)
+native, tuned, again = ([float(x) for x in v] for v in (native, tuned, again))
 # Two-sided 95 % quantiles of Student's t for n - 1 degrees of freedom.
 T = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
      9: 2.262, 10: 2.228}
-half = T.get(n - 1, 2.0) * sd / math.sqrt(n)
+
+def pairs(xs):
+    ratios = [x / n for n, x in zip(native, xs)]
+    mean, sd = statistics.mean(ratios), statistics.stdev(ratios)
+    half = T.get(len(ratios) - 1, 2.0) * sd / math.sqrt(len(ratios))
+    return (f"{statistics.median(xs) / statistics.median(native):.3f} (medians); per-pair mean "
+            f"{mean:.3f}, 95 % CI [{mean - half:.3f}, {mean + half:.3f}]")
+
 timer = "Loop time" if app == "lammps" else "WALL"
 print(f"   {app:<7} {timer:<9} native median {statistics.median(native):8.3f} s, tuned "
-      f"{statistics.median(tuned):8.3f} s; tuned/native {statistics.median(tuned) / statistics.median(native):.3f} "
-      f"(medians); per-pair mean {mean:.3f}, 95 % CI [{mean - half:.3f}, {mean + half:.3f}]")
+      f"{statistics.median(tuned):8.3f} s; tuned/native {pairs(tuned)}")
+if again:
+    print(f"   {'':<7} {'':<9} control: native again, median {statistics.median(again):8.3f} s; "
+          f"again/native {pairs(again)}")
 print(f"           native {' '.join(f'{x:.3f}' for x in native)}")
 print(f"           tuned  {' '.join(f'{x:.3f}' for x in tuned)}")
+if again:
+    print(f"           again  {' '.join(f'{x:.3f}' for x in again)}")
 PY
 done
