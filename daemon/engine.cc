@@ -627,15 +627,6 @@ void TakeBack(std::vector<SizeDecision>* sizes, Loses loses) {
   }
 }
 
-// A plain rule runs on derived-datatype data too: its key, the size, is
-// what every rank agrees on, and the layout is not (ranks may describe the
-// same signature by different types). Where the datatype grid timed a size's
-// choice on some layout of that size and it was slower than default there
-// in some regime (as a candidate may not be anywhere it wins), the size
-// keeps default, and the layouts' own rules (rank-local forms) take over: a
-// choice fitted to contiguous data can be far slower on a struct or a nested
-// vector (docs/results-2026-11-27.md). A choice not timed on a layout is
-// kept.
 // True if `loses` holds at some layout point of collective c whose size
 // lies in [lo, hi] (its algorithms' series).
 template <class Loses>
@@ -650,6 +641,15 @@ bool LosesOnSomeLayout(Collective c, const std::map<LayoutGroup, BySize>& layout
   return false;
 }
 
+// A plain rule runs on derived-datatype data too: its key, the size, is
+// what every rank agrees on, and the layout is not (ranks may describe the
+// same signature by different types). Where the datatype grid timed a size's
+// choice on some layout of that size and it was slower than default there
+// in some regime (as a candidate may not be anywhere it wins), the size
+// keeps default, and the layouts' own rules (rank-local forms) take over: a
+// choice fitted to contiguous data can be far slower on a struct or a nested
+// vector (docs/results-2026-11-27.md). A choice not timed on a layout is
+// kept.
 void KeepDefaultWhereLayoutsLose(Collective c,
                                  const std::map<LayoutGroup, BySize>& layouts,
                                  std::vector<SizeDecision>* sizes, const EngineOptions& o) {
@@ -668,7 +668,7 @@ double FastestFormIn(const std::map<int, Series>& at, Regime r) {
   double best = 0;
   for (const auto& [a, series] : at) {
     const Algorithm form = static_cast<Algorithm>(a);
-    const double m = series.in(r).empty() ? 0 : series.in(r).Median();
+    const double m = series.in(r).Median();  // 0 if not timed in r
     if ((form == Algorithm::kDefault || IsDatatypeForm(form)) && m > 0 &&
         (best == 0 || m < best)) {
       best = m;
@@ -700,8 +700,7 @@ void DropSwitchesWhereLayoutsLose(Collective c, const std::map<LayoutGroup, BySi
             const double best = FastestFormIn(at, r);
             if (best == 0) return false;  // nothing timed in this regime here
             const auto x = at.find(switched);
-            const double m =
-                x == at.end() || x->second.in(r).empty() ? 0 : x->second.in(r).Median();
+            const double m = x == at.end() ? 0 : x->second.in(r).Median();
             return m <= 0 || m > (1 + o.regime_slack) * best;  // untimed, or slower
           });
       if (loses) {

@@ -122,8 +122,9 @@ for app in $APPS; do
   python3 - "$app" "${native[*]}" "${tuned[*]}" "${again[*]-}" <<'PY'
 import math, statistics, sys
 app, native, tuned, again = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), sys.argv[4].split()
-if len(native) != len(tuned) or not native or "" in native + tuned + again:
-    sys.exit(f"   {app}: a run printed no timer (native {native}, tuned {tuned})")
+# A run that printed no timer leaves its series short.
+if not native or len(tuned) != len(native) or len(again) not in (0, len(native)):
+    sys.exit(f"   {app}: a run printed no timer (native {native}, tuned {tuned}, again {again})")
 native, tuned, again = ([float(x) for x in v] for v in (native, tuned, again))
 # Two-sided 95 % quantiles of Student's t for n - 1 degrees of freedom.
 T = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
